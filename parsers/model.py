@@ -1,0 +1,232 @@
+"""Typed structures that parsers produce and the verdict engine consumes.
+
+Conventions shared by every parser:
+- Pages are numbered from 1, as a person reads them.
+- ``Fact.value`` is in base units (dollars, not millions); ``scale`` records the power of ten the
+  figure was printed in, so ``as_printed`` * 10**scale == value for a plain number.
+- Percentages are stored in percent points (46.2 means 46.2%), with ``unit == "percent"``.
+- Period labels are fiscal: ``FY2024``, ``Q4 FY2024``, ``H1 FY2024``, ``9M FY2024``; an instant
+  (balance-sheet date) takes the label of the fiscal period it closes.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Literal
+
+import msgspec
+
+__all__ = [
+    "BBox",
+    "Cell",
+    "Claim",
+    "Column",
+    "Deck",
+    "Discard",
+    "DocumentInfo",
+    "Fact",
+    "FactSource",
+    "ParseFailure",
+    "ParsedDeck",
+    "ParsedDocument",
+    "Passage",
+    "Row",
+    "Section",
+    "Slide",
+    "Table",
+    "TextBlock",
+]
+
+BBox = tuple[float, float, float, float]
+"""x0, y0, x1, y1 in PDF points, origin top-left (PyMuPDF's convention)."""
+
+Unit = Literal["USD", "currency", "percent", "pp", "bp", "count", "USD/share", "multiple", "shares", "other"]
+Basis = str
+"""``GAAP``, ``non-GAAP``, ``operating metric``, ``segment:<member>``, ``constant-currency``, ``organic``."""
+
+
+class ParseFailure(msgspec.Struct, frozen=True):
+    """Why a file could not be parsed, in words a person can act on."""
+
+    reason: Literal["empty", "encrypted", "corrupt", "too-large", "unsupported", "hostile", "no-content"]
+    detail: str
+
+
+# ---------------------------------------------------------------- filings
+
+
+class Section(msgspec.Struct, frozen=True):
+    id: str
+    """Stable across re-parses of the same bytes: derived from the heading path, not from order."""
+    parent: str | None
+    title: str
+    level: int
+    pages: tuple[int, int] | None = None
+
+
+class Cell(msgspec.Struct):
+    text: str
+    """As printed, after merging split ``$``/``%`` cells and splitting off footnote markers."""
+    value: Decimal | None
+    """The printed number with sign applied (parentheses negative, dash zero), before scale."""
+    column: int
+    concept: str | None = None
+    """The iXBRL concept tagged on this cell, when there is one."""
+    context: str | None = None
+    bbox: BBox | None = None
+
+
+class Column(msgspec.Struct):
+    header: list[str]
+    """Header path from the top header row down: ["Year Ended", "January 26, 2025"]."""
+    period: str | None = None
+    period_start: date | None = None
+    period_end: date | None = None
+
+
+class Row(msgspec.Struct):
+    label: str
+    cells: list[Cell]
+    bbox: BBox | None = None
+
+
+class Table(msgspec.Struct):
+    id: str
+    section: str | None
+    title: str
+    scale: int
+    """Power of ten the table's figures are printed in: 6 for "(in millions)"."""
+    scale_source: str
+    """Where the scale was stated: the caption text, or "default" when nothing said."""
+    columns: list[Column]
+    rows: list[Row]
+    page: int | None = None
+
+
+class Passage(msgspec.Struct, frozen=True):
+    id: str
+    section: str | None
+    text: str
+    page: int | None = None
+
+
+class FactSource(msgspec.Struct):
+    kind: Literal["ixbrl", "table", "text"]
+    table: str | None = None
+    row: int | None = None
+    column: int | None = None
+    concept: str | None = None
+    context: str | None = None
+    section: str | None = None
+    page: int | None = None
+    bbox: BBox | None = None
+    locator: str = ""
+    """For a person: "CONSOLIDATED STATEMENTS OF OPERATIONS; row 'Total net sales'; column '2024'"."""
+
+
+class Fact(msgspec.Struct):
+    entity: str
+    metric: str
+    """A registry id (``revenue``) or ``label:<normalised row label>`` for quantities outside it."""
+    label: str
+    """The row label or sentence as printed."""
+    basis: Basis
+    period: str
+    period_start: date | None
+    period_end: date | None
+    value: Decimal
+    unit: Unit
+    scale: int
+    currency: str | None
+    as_printed: str
+    source: FactSource
+    document: str = ""
+    """Filled by the service: the document's path relative to its room."""
+    dimensions: dict[str, str] = {}
+
+
+class DocumentInfo(msgspec.Struct):
+    format: Literal["ixbrl", "html", "xbrl", "pdf", "md", "txt", "pptx"]
+    entity: str | None
+    form: str | None
+    fiscal_year_end: str | None
+    """``--MM-DD`` as XBRL writes it: ``--09-28`` for Apple (last Saturday of September)."""
+    periods: list[str] = []
+    pages: int | None = None
+    ticker: str | None = None
+
+
+class ParsedDocument(msgspec.Struct):
+    document: DocumentInfo
+    sections: list[Section]
+    tables: list[Table]
+    facts: list[Fact]
+    passages: list[Passage]
+
+
+# ---------------------------------------------------------------- decks
+
+
+class TextBlock(msgspec.Struct):
+    text: str
+    bbox: BBox | None = None
+    size: float | None = None
+
+
+class Slide(msgspec.Struct):
+    page: int
+    title: str
+    blocks: list[TextBlock]
+    tables: list[list[list[str]]] = []
+
+
+class Deck(msgspec.Struct):
+    format: Literal["pdf", "pptx", "md", "txt", "docling"]
+    slides: list[Slide]
+    title: str = ""
+
+
+ClaimKind = Literal["value", "growth", "margin", "ratio", "share"]
+Bound = Literal["eq", "approx", "ge", "gt", "le", "lt"]
+
+
+class Claim(msgspec.Struct):
+    id: str
+    page: int
+    text: str
+    """The bullet or cell as printed."""
+    value: Decimal
+    """The number as printed, sign applied, unscaled: 391.0 for "$391.0B"."""
+    printed: str
+    """The figure as printed: "$391.0B", "36%", "over 1,000"."""
+    decimals: int
+    """Digits after the decimal point as printed: the claim's own precision."""
+    unit: Unit
+    scale: int
+    """Power of ten from the suffix or word: 9 for "B"/"billion"."""
+    kind: ClaimKind = "value"
+    bound: Bound = "eq"
+    entity: str | None = None
+    metric: str | None = None
+    label: str = ""
+    """The words naming the quantity, for BM25 when the metric is outside the registry."""
+    currency: str | None = None
+    period: str | None = None
+    comparison_period: str | None = None
+    basis: Basis = "GAAP"
+    basis_stated: bool = False
+    bbox: BBox | None = None
+
+
+class Discard(msgspec.Struct):
+    page: int
+    text: str
+    why: str
+
+
+class ParsedDeck(msgspec.Struct):
+    deck: Deck
+    entity: str | None
+    claims: list[Claim]
+    discarded: list[Discard]

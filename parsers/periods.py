@@ -1,0 +1,137 @@
+"""Fiscal periods: labels from dates and a company's fiscal year end, and from printed text.
+
+A fiscal year is named for the calendar year in which it ends (NVIDIA's year ended
+January 26, 2025 is FY2025; Apple's ended September 28, 2024 is FY2024). 52/53-week years end
+on a weekday near a month end, so a period end within a week after the nominal year-end date
+still closes that fiscal year.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+__all__ = [
+    "FiscalYearEnd",
+    "fiscal_year_of",
+    "label_for_span",
+    "parse_fye",
+    "period_from_text",
+    "MONTHS",
+]
+
+MONTHS = {
+    m: i
+    for i, names in enumerate(
+        [
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"), ("december", "dec"),
+        ],
+        start=1,
+    )
+    for m in names
+}
+
+FiscalYearEnd = tuple[int, int]
+"""(month, day) of the nominal fiscal year end."""
+
+_SLACK = 7
+
+
+def parse_fye(text: str | None) -> FiscalYearEnd | None:
+    """``--09-28`` (dei:CurrentFiscalYearEndDate) or ``09-28`` into (9, 28)."""
+    if not text:
+        return None
+    m = re.search(r"(\d{1,2})-(\d{1,2})\s*$", text.strip())
+    if not m:
+        return None
+    month, day = int(m.group(1)), int(m.group(2))
+    return (month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None
+
+
+def _fye_date(year: int, fye: FiscalYearEnd) -> date:
+    month, day = fye
+    while True:
+        try:
+            return date(year, month, day)
+        except ValueError:
+            day -= 1
+
+
+def fiscal_year_of(end: date, fye: FiscalYearEnd | None) -> int:
+    """The fiscal year that contains the day ``end``."""
+    fye = fye or (12, 31)
+    close = _fye_date(end.year, fye)
+    return end.year if end <= close + timedelta(days=_SLACK) else end.year + 1
+
+
+def label_for_span(start: date | None, end: date, fye: FiscalYearEnd | None) -> str:
+    """``FY2024``, ``Q3 FY2024``, ``H1 FY2024`` or ``9M FY2024`` for a duration; an instant
+    (``start is None``) takes the label of the fiscal period it closes."""
+    fy = fiscal_year_of(end, fye)
+    fy_start = _fye_date(fy - 1, fye or (12, 31)) + timedelta(days=1)
+    into = (end - fy_start).days + 1
+    quarter = min(4, max(1, round(into / 91.3)))
+    if start is None:
+        return f"FY{fy}" if quarter == 4 and into > 350 else f"Q{quarter} FY{fy}"
+    days = (end - start).days + 1
+    if days > 340:
+        return f"FY{fy}"
+    if days > 250:
+        return f"9M FY{fy}"
+    if days > 160:
+        return f"H1 FY{fy}" if quarter == 2 else f"6M Q{quarter} FY{fy}"
+    if days > 70:
+        return f"Q{quarter} FY{fy}"
+    return f"{start.isoformat()}..{end.isoformat()}"
+
+
+def _year(text: str) -> int:
+    y = int(text)
+    return y + 2000 if y < 100 else y
+
+
+_FY = re.compile(r"\b(?:FY|F|fiscal(?:\s+year)?\s*)\s*'?(\d{4}|\d{2})\b", re.I)
+_Q = re.compile(
+    r"\b(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)\s+quarter(?:\s+(?:of\s+)?)?)"
+    r"\s*(?:of\s+)?(?:(?:FY|F|fiscal(?:\s+year)?)\s*'?(\d{4}|\d{2})|'(\d{2})|(\d{4}))?",
+    re.I,
+)
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_ENDED = re.compile(
+    r"(three|six|nine|twelve|3|6|9|12)?[\s-]*(?:months?|years?|weeks?|quarters?)?\s*(?:ended|ending)\s+"
+    r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})",
+    re.I,
+)
+_YEAR = re.compile(r"(?<![\d$.,])(20\d{2}|19\d{2})(?![\d,.%])")
+
+
+def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
+    """The fiscal period a heading, column header or bullet names, if it names one.
+
+    "FY2024 Highlights" -> FY2024; "Q4 FY24" -> Q4 FY2024; "Q2 2025" -> Q2 FY2025;
+    "Year Ended January 26, 2025" -> FY2025 given NVIDIA's year end; "2024" -> FY2024.
+    """
+    m = _Q.search(text)
+    if m:
+        q = int(m.group(1) or m.group(2) or _QUARTER_WORDS[m.group(3).lower()])
+        year = m.group(4) or m.group(5) or m.group(6)
+        if year:
+            return f"Q{q} FY{_year(year)}"
+    m = _ENDED.search(text)
+    if m and m.group(2).lower() in MONTHS:
+        end = date(int(m.group(4)), MONTHS[m.group(2).lower()], int(m.group(3)))
+        span = (m.group(1) or "").lower()
+        months = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9}.get(span, 12)
+        if "year" in text.lower() or months == 12:
+            return f"FY{fiscal_year_of(end, fye)}"
+        start = end - timedelta(days=int(months * 30.44) - 1)
+        return label_for_span(start, end, fye)
+    m = _FY.search(text)
+    if m:
+        return f"FY{_year(m.group(1))}"
+    years = _YEAR.findall(text)
+    if len(set(years)) == 1:
+        return f"FY{years[0]}"
+    return None
