@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import msgspec
 
-__all__ = ["Metric", "REGISTRY", "by_concept", "find_metric", "label_metric", "basis_from_text", "alternates"]
+__all__ = ["Metric", "REGISTRY", "by_concept", "find_metric", "find_metric_span", "label_metric", "basis_from_text", "alternates"]
 
 
 class Metric(msgspec.Struct, frozen=True):
@@ -93,7 +93,7 @@ REGISTRY: tuple[Metric, ...] = (
                 "cash, cash equivalents, and marketable securities", "cash"),
        ("CashAndCashEquivalentsAtCarryingValue",)),
     _M("total_assets", ("total assets",), ("Assets",)),
-    _M("customers", ("customers", "customer count", "total customers"), unit="count", basis="operating metric"),
+    _M("customers", ("customers", "customer count", "total customers", "active customer accounts"), unit="count", basis="operating metric"),
     _M("employees", ("employees", "headcount", "full-time employees"), unit="count", basis="operating metric"),
     _M("deliveries", ("deliveries", "vehicles delivered", "consumer vehicles delivered", "total deliveries"),
        unit="count", basis="operating metric"),
@@ -157,6 +157,18 @@ def find_metric(text: str, *, exact: bool = False) -> str | None:
     for pat, metric_id, _ in _name_patterns():
         if pat.search(t):
             return metric_id
+    return None
+
+
+def find_metric_span(text: str) -> tuple[str, int, int] | None:
+    """The registry metric a phrase names and where its name sits in the *normalised* phrase.
+
+    The span lets a caller read the qualifier words around the name ("AWS" in "AWS operating margin").
+    """
+    t = normalise_label(text)
+    for pat, metric_id, _ in _name_patterns():
+        if m := pat.search(t):
+            return metric_id, m.start(), m.end()
     return None
 
 

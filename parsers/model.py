@@ -179,6 +179,8 @@ class Slide(msgspec.Struct):
     title: str
     blocks: list[TextBlock]
     tables: list[list[list[str]]] = []
+    table_boxes: list[list[list[BBox | None]]] = []
+    """Each table cell's box, parallel to ``tables`` (empty when the format has none)."""
 
 
 class Deck(msgspec.Struct):
@@ -217,6 +219,8 @@ class Claim(msgspec.Struct):
     basis: Basis = "GAAP"
     basis_stated: bool = False
     bbox: BBox | None = None
+    denominator: str | None = None
+    """For a share ("52% of total revenue"): the metric the figure is a part of."""
 
 
 class Discard(msgspec.Struct):
