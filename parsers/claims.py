@@ -1,0 +1,716 @@
+"""Every checkable figure on a deck's slides as a typed claim; everything else that looks like one,
+with the reason it is not (projection, superlative, team, page number, footnote, date, address, phone).
+
+The extractor is deterministic. A model may *propose* claims (``validate_proposals``), but a
+proposal survives only when its number is printed on its page.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import msgspec
+
+from parsers.decks import is_figure_cell, repeated_lines
+from parsers.metrics import basis_from_text, by_id, find_metric, find_metric_span, label_metric, normalise_label
+from parsers.model import BBox, Claim, Deck, Discard, ParsedDeck, Slide, TextBlock
+from parsers.numbers import Printed, parse_printed
+from parsers.periods import MONTHS, period_from_text
+
+__all__ = [
+    "Proposal",
+    "ProposalCheck",
+    "deck_entities",
+    "extract_claims",
+    "prior_period",
+    "validate_proposals",
+]
+
+# ---------------------------------------------------------------- vocabularies
+
+_PROJECTION = re.compile(
+    r"\b(expects?|expected|expecting|outlook|targets?|targeting|guidance|guide[sd]?|forecasts?|forecasted|"
+    r"projects?|projected|projections?|plans? to|plans|planned|aims?|intends?|anticipates?|anticipated|"
+    r"will|should|could|may|estimates?d?|goal|aspir\w+|ambition|by 20\d\d|next year|going forward|long[- ]term model)\b",
+    re.I,
+)
+_SUPERLATIVE = re.compile(
+    r"\b(most|best|leading|leader|largest|biggest|greatest|strongest|fastest|first|only|unmatched|unrivaled|"
+    r"unparalleled|premier|world[’'‘]s|industry[- ]leading|best[- ]in[- ]class|#\s?1|number one|no\. ?1|"
+    r"world[- ]class|iconic|admired|innovative|record[- ]breaking)\b",
+    re.I,
+)
+_TEAM = re.compile(
+    r"\b(ceo|cfo|coo|cto|co-?ceos?|chief \w+ officer|founders?|co-?founder|founder-led|chair(?:man|woman)?|"
+    r"board of directors|directors?|president|management teams?|leadership|executive team|has led|joined|"
+    r"previously (?:served|worked)|served as|serves as|years of experience|decades of|veteran|alumn\w+|"
+    r"prior to joining|mba|ph\.?d)\b",
+    re.I,
+)
+_TEAM_TITLE = re.compile(r"\b(leadership|management|team|board|executives?|founders?)\b", re.I)
+_GUIDANCE_TITLE = re.compile(r"\b(guidance|outlook|targets?|forecast|long[- ]term model|projections?)\b", re.I)
+_PHONE = re.compile(r"(?:\+\d{1,3}[\s.-]?)?\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b")
+_ADDRESS = re.compile(
+    r"\b\d{1,6}\s+(?:[A-Z][\w.]*\s+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|way|"
+    r"parkway|pkwy|place|pl|court|ct|suite|plaza|square|sq)\b\.?|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\bP\.?O\.? Box\b",
+    re.I,
+)
+_FOOTNOTE = re.compile(r"^\s*(?:note|notes|source|sources)s?\s*:|^\s*(?:\*+|†|‡|\(\d{1,2}\)|\[\d{1,2}\]|\d{1,2}(?=\s+[A-Z]))\s*\S")
+_COPYRIGHT = re.compile(r"©|\(c\)\s*\d{4}|copyright|all rights reserved|confidential|for discussion purposes", re.I)
+
+_MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
+_MASKS = [
+    re.compile(rf"\b(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b", re.I),
+    re.compile(rf"\b(?:{_MONTH_NAMES})\.?\s+\d{{4}}\b", re.I),
+    re.compile(rf"\b\d{{1,2}}\s+(?:{_MONTH_NAMES})\.?,?\s+\d{{4}}\b", re.I),
+    re.compile(r"\b\d{1,2}/\d{1,2}/\d{2,4}\b"),
+    re.compile(r"\b(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|9M|6M)\s*['’]?\s*\d{2,4}\b", re.I),
+    re.compile(r"\bFY\s*['’]?\d{2}\b|\bF\d{2}\b", re.I),
+    re.compile(r"['’]\d{2}\b"),
+    re.compile(r"\b\d{1,2}[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\b", re.I),
+    re.compile(r"\b(?:ttm|ltm|trailing)\s+\d{1,2}\b", re.I),
+    re.compile(r"\b(?:form\s+)?(?:10-[KQ]|8-K|S-1|20-F|40-F)\b", re.I),
+    re.compile(r"\btop\s+\d{1,3}\b|#\s?\d+\b|\bno\.\s?\d+\b|\b24/7\b|\b\d+/\d+\b", re.I),
+    re.compile(r"(?<![\d$€£¥.,~])\b(?:19|20)\d{2}\b(?![\d,.]*\s*(?:%|\+|[KMB]\b|bn\b|million|billion))"),
+]
+_GROWTH = re.compile(
+    r"\b(up|down|grew|grow|growth|growing|increase[sd]?|decrease[sd]?|declined?|declines|rose|fell|"
+    r"y/y|yoy|y-o-y|year[- ]over[- ]year|year[- ]on[- ]year|q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?|"
+    r"change|cagr|expan(?:ded|sion)|improve(?:d|ment))\b",
+    re.I,
+)
+_DOWN = re.compile(r"\b(down|decrease[sd]?|declined?|declines|fell|contract(?:ed|ion))\b", re.I)
+_SEQUENTIAL = re.compile(r"\b(q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?)\b", re.I)
+_SHARE_AFTER = re.compile(r"^\s*(?:of|as a (?:percent(?:age)?|share) of)\s+(.{2,60})", re.I)
+_SHARE_HEADER = re.compile(r"%\s*of|percent(?:age)? of|as a % of|share of|mix", re.I)
+_MARGIN_WORD = re.compile(r"\bmargins?\b|\brate\b", re.I)
+_RATIO_WORD = re.compile(r"\bratio\b|\bcover(?:ed|s|age)?\b|\bmultiple\b", re.I)
+_TABLE_SCALE = re.compile(r"(?:\$|us\$|usd|€|£|in)\s*(thousands|millions|billions)|\((thousands|millions|billions)\b", re.I)
+_PER_SHARE = re.compile(r"per share|\beps\b|per diluted share", re.I)
+_SHARES = re.compile(r"\bshares\b", re.I)
+_COUNT_ROW = re.compile(r"\b(employees|customers|headcount|accounts|users|subscribers|members|units|stores)\b", re.I)
+
+_BOUND_BEFORE = [
+    (re.compile(r"(?:\bat least|\bno less than|≥|>=)\s*$", re.I), "ge"),
+    (re.compile(r"(?:\bover|\bmore than|\babove|\bexceed(?:ed|s|ing)?|\bsurpass(?:ed|es|ing)?|\bgreater than|"
+                r"\btop(?:ped|s)?|>)\s*$", re.I), "gt"),
+    (re.compile(r"(?:\bup to|\bat most|\bno more than|≤|<=)\s*$", re.I), "le"),
+    (re.compile(r"(?:\bunder|\bless than|\bbelow|\bfewer than|<)\s*$", re.I), "lt"),
+    (re.compile(r"(?:\bnearly|\balmost|\bapprox(?:imately)?\.?|\babout|\baround|\broughly|~|≈)\s*$", re.I), "approx"),
+]
+_QUALIFIER_BEFORE = re.compile(r"(?:\bwith|\bacv|\barr|\bspend(?:ing)?|\bof)\s*(?:[>≥]|over|above|greater than|more than)?\s*$", re.I)
+
+# Words around a metric name that do not make it a segment or product line.
+_GENERIC = set(
+    """total net gross the our its their a an of in on for from to and & with at as by is was were are be been
+    quarterly quarter annual annualized annualised full year fy yearly full-year reported gaap non-gaap nongaap
+    adjusted adj organic constant currency cc company consolidated record strong solid robust healthy
+    grew growth grow growing up down increase increased decrease decreased decline declined rose fell change
+    y/y yoy y-o-y year-over-year over q/q qoq sequential sequentially reached reach reaching surpassed exceeded
+    covered recognized recognised delivered generated achieved delivering generating hit of totaling totalled
+    totaled approximately approx about nearly almost over more than above under below ~ + * ** *** cagr
+    ttm trailing twelve months month ltm period periods margin percent percentage % share mix rate
+    q1 q2 q3 q4 h1 h2 1h 2h 9m q4fy25 investment investments expense expenses spend spending
+    now new all-time high highs low lows level levels basis bps pts points""".split()
+)
+_STOP_LABEL = set(
+    """of the a an our its to at by is was were are be been has have had for in on from and over more than
+    above under below nearly almost approximately approx about around roughly up to least ~ surpassed exceeded
+    exceeds surpasses reached reaches hit topped covered recognized recognised delivered generated achieved
+    totaled totalled totaling now""".split()
+)
+
+
+class Proposal(msgspec.Struct):
+    """A claim a model proposed: where it saw the figure and what it says it is."""
+
+    page: int
+    text: str
+    value: str
+    metric: str = ""
+    period: str = ""
+
+
+class ProposalCheck(msgspec.Struct):
+    """What became of a model's proposals: claims kept, and how many were dropped and why."""
+
+    claims: list[Claim]
+    dropped: int = 0
+    duplicates: int = 0
+    reasons: list[str] = []
+
+
+# ---------------------------------------------------------------- entities
+
+
+_LEGAL = re.compile(
+    r"([A-Z][A-Za-z0-9&.'’\- ]{1,40}?(?:,?\s+(?:Inc|Incorporated|Corp|Corporation|Co|Ltd|Limited|PLC|plc|N\.V|"
+    r"S\.A|AG|LLC|Holdings|Group|B\.V)\b\.?))",
+)
+
+
+def _tidy_name(name: str) -> str:
+    name = name.strip(" ,.|:-")
+    if name.isupper() and len(name) > 4:
+        words = []
+        for w in name.split():
+            words.append(w if w in ("N.V.", "PLC", "LLC", "AG", "S.A.", "B.V.") else w.capitalize())
+        name = " ".join(words).replace("Inc", "Inc").replace("Corp", "Corp")
+    if re.search(r"\b(?:Inc|Corp|Co|Ltd|N\.V|S\.A|B\.V)$", name):
+        name += "."
+    return name
+
+
+def _split_names(text: str) -> list[str]:
+    parts = re.split(r"\s*(?:,|&|\band\b|\||/|\+)\s*", text)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def deck_entities(deck: Deck) -> list[str]:
+    """The companies a deck covers, from its legal name in footers, its running header or its cover.
+
+    A single-company deck gives one name; a portfolio deck ("Apple & Netflix: ...") gives each.
+    """
+    titles = [s.title for s in deck.slides]
+    repeated = repeated_lines(deck)
+    for line in repeated:
+        if _COPYRIGHT.search(line) and (m := _LEGAL.search(re.sub(r"(?i)©\s*\d{4}|copyright|\(c\)\s*\d{4}", "", line))):
+            return [_tidy_name(m.group(1))]
+    cover = deck.slides[0].title if deck.slides else ""
+    candidates: list[list[str]] = []
+    for line in repeated:
+        if len(line) <= 60 and not any(c.isdigit() for c in line) and re.search(r",|&|\band\b", line):
+            candidates.append(_split_names(line))
+    for piece in re.split(r":|\s[-–—|]\s", cover):
+        names = _split_names(piece)
+        if 2 <= len(names) <= 6 and all(1 <= len(n.split()) <= 3 for n in names):
+            candidates.append(names)
+    lower_titles = " \n ".join(titles[1:]).lower()
+    for names in candidates:
+        hits = [n for n in names if n.lower() in lower_titles]
+        if len(hits) >= 2 or (len(names) == 1 and hits):
+            return [_case_from(n, deck) for n in names]
+    # A deck names its company possessively ("Elastic's Growth Vectors", "Twilio's ...").
+    text = " ".join([*titles, *(b.text for s in deck.slides for b in s.blocks)])
+    for m in _LEGAL.finditer(cover):
+        return [_tidy_name(m.group(1))]
+    counts: dict[str, int] = {}
+    for m in re.finditer(r"\b([A-Z][a-zA-Z]{2,})[’ʼ']s\b", text):
+        w = m.group(1)
+        if w.lower() not in {"today", "company", "industry", "world", "customer", "it", "that", "what", "here",
+                             "there", "sec", "nation", "america", "europe", "let", "year", "quarter", "earth"}:
+            counts[w] = counts.get(w, 0) + 1
+    if counts:
+        best = max(counts, key=lambda w: counts[w])
+        if counts[best] >= 2:
+            return [best]
+    return []
+
+
+def _case_from(name: str, deck: Deck) -> str:
+    """A header's "BEST BUY" as the slides print it: "Best Buy"."""
+    if not name.isupper():
+        return name
+    for s in deck.slides:
+        if m := re.search(re.escape(name), s.title, re.I):
+            return m.group(0)
+    return _tidy_name(name)
+
+
+def _entity_in(text: str, companies: list[str]) -> str | None:
+    found = [c for c in companies if re.search(r"(?<![A-Za-z])" + re.escape(c.split(",")[0].rstrip(".")) + r"(?![a-z])", text, re.I)]
+    # A longer name wins over a word inside it ("Best Buy" vs "Buy").
+    found.sort(key=lambda c: text.lower().find(c.lower()) if c.lower() in text.lower() else 999)
+    return found[0] if len(found) >= 1 else None
+
+
+# ---------------------------------------------------------------- periods
+
+
+def _norm(text: str) -> str:
+    return text.replace("’", "'").replace("ʼ", "'").replace("‘", "'").replace("\u00a0", " ")
+
+
+def _period(text: str) -> str | None:
+    t = _norm(text)
+    p = period_from_text(t)
+    if p and re.search(r"\bquarter\b.*\b(?:ended|ending)\b", t, re.I) and p.startswith("FY"):
+        # "Quarter ended June 30, 2025": period_from_text reads any "ended <date>" as a year.
+        from datetime import date, timedelta
+
+        from parsers.periods import label_for_span
+
+        m = re.search(r"(?:ended|ending)\s+([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})", t, re.I)
+        if m and m.group(1).lower() in MONTHS:
+            end = date(int(m.group(3)), MONTHS[m.group(1).lower()], int(m.group(2)))
+            return label_for_span(end - timedelta(days=90), end, None)
+    return p
+
+
+def prior_period(period: str | None, sequential: bool = False) -> str | None:
+    """The period a growth rate compares against: the prior year's same period, or the prior quarter."""
+    if not period:
+        return None
+    m = re.fullmatch(r"(?:(Q[1-4]|H[12]|9M|6M) )?FY(\d{4})", period)
+    if not m:
+        return None
+    part, year = m.group(1), int(m.group(2))
+    if sequential and part and part.startswith("Q"):
+        q = int(part[1])
+        return f"Q{q - 1} FY{year}" if q > 1 else f"Q4 FY{year - 1}"
+    return f"{part} FY{year - 1}" if part else f"FY{year - 1}"
+
+
+def _year_of(period: str | None) -> int | None:
+    m = re.search(r"FY(\d{4})", period or "")
+    return int(m.group(1)) if m else None
+
+
+# ---------------------------------------------------------------- figures
+
+
+def _mask(text: str) -> str:
+    """Dates, period labels, years, form names and ranks blanked out, positions kept."""
+    chars = list(text)
+    for rx in _MASKS:
+        for m in rx.finditer(text):
+            for i in range(m.start(), m.end()):
+                chars[i] = " "
+    return "".join(chars)
+
+
+def _figures(text: str) -> list[Printed]:
+    masked = _mask(_norm(text))
+    out = []
+    for p in parse_printed(masked):
+        # The masked text keeps positions; re-read the printed form from the original.
+        out.append(msgspec.structs.replace(p, text=text[p.start:p.end].strip()))
+    return out
+
+
+def _bound(text: str, p: Printed) -> tuple[str, str]:
+    """(bound, printed) for a figure: "Over 1,510" is gt, "2,000+" ge, "~1.79M" approx."""
+    before = _norm(text[: p.start])
+    after = text[p.end: p.end + 2]
+    if after.startswith("+"):
+        return "ge", p.text + "+"
+    if p.approx:
+        return "approx", p.text
+    for rx, bound in _BOUND_BEFORE:
+        if m := rx.search(before):
+            return bound, f"{text[m.start(): p.start].strip()} {p.text}".strip()
+    return "eq", p.text
+
+
+def _is_qualifier(text: str, p: Printed, others: int) -> bool:
+    """The "$100K" in "customers with ACV > $100K" defines the metric; it is not a claim."""
+    if others == 0:
+        return False
+    before = _norm(text[max(0, p.start - 25): p.start])
+    return bool(re.search(r"(?:[>≥<≤]|\bacv\b|\barr\b|\bspend(?:ing)?\b)\s*(?:over|above)?\s*$", before, re.I)) or \
+        bool(re.search(r"\bwith\s+(?:over|more than|at least|>|≥)?\s*$", before, re.I))
+
+
+def _ranges(text: str, figs: list[Printed]) -> set[int]:
+    """Indexes of figures that end or start a range ("$43B-$44B", "2% to 3%")."""
+    out = set()
+    for i in range(len(figs) - 1):
+        between = text[figs[i].end: figs[i + 1].start]
+        if re.fullmatch(r"\s*(?:-|–|—|to|and)\s*", between):
+            out |= {i, i + 1}
+    return out
+
+
+# ---------------------------------------------------------------- metric, kind, basis
+
+
+class _Subject(msgspec.Struct):
+    metric: str | None
+    label: str
+    segment: str | None
+
+
+def _label_words(text: str) -> str:
+    t = normalise_label(text)
+    words = [w for w in re.split(r"\s+", t) if w and w not in _STOP_LABEL and not re.fullmatch(r"[\d$.,%+~()-]+", w)]
+    return " ".join(words)
+
+
+_WEAK = {"basic", "diluted", "products", "services", "subscription", "profit", "sales", "cash", "eps"}
+
+
+def _subject(text: str, companies: list[str]) -> _Subject:
+    """The quantity a phrase names: a registry id, the label words, and a segment qualifier if any."""
+    text = _mask(_norm(text))
+    label = _label_words(text)
+    found = find_metric_span(text)
+    if not found:
+        return _Subject(metric=None, label=label, segment=None)
+    metric, start, end = found
+    t = normalise_label(text)
+    name = t[start:end]
+    before = [w for w in re.split(r"[\s()]+", t[:start]) if w]
+    after = t[end:]
+    company_words = {w.lower() for c in companies for w in re.split(r"[\s,.]+", c) if w}
+    qual = [w for w in before if w not in _GENERIC and w not in company_words
+            and not re.fullmatch(r"[\d$.,%+~()/-]+[kmb]?|(?:fy|cy|q[1-4]|h[12])?'?\d{2,4}", w) and w not in _STOP_LABEL]
+    if name in _WEAK and (qual or len(label.split()) > 2) and not (name == "sales" and re.match(r"\s*(growth|grew|up|down)\b", after)):
+        return _Subject(metric=None, label=label, segment=None)
+    if name == "sales" and re.match(r"\s*(?:&|and)\s+marketing", after):
+        return _Subject(metric=None, label=label, segment=None)
+    m = by_id(metric)
+    if m is not None and m.unit == "count" and re.match(r"\s*(with|building|using|who|that|paying|spending|over|above|>)\b", after):
+        return _Subject(metric=None, label=label, segment=None)
+    segment = " ".join(qual) if qual else None
+    return _Subject(metric=metric, label=label, segment=segment)
+
+
+_MARGIN_OF = {"gross_profit": "gross_margin", "operating_income": "operating_margin", "net_income": "net_margin"}
+
+
+def _kind(clause: str, after: str, p: Printed, subject: _Subject, header: str = "") -> tuple[str, str | None]:
+    """(kind, denominator metric) for a figure in its clause; header is a table column's words."""
+    if p.unit == "multiple" or (_RATIO_WORD.search(clause) and p.unit == "count" and p.decimals > 0):
+        # "Operating cash flow covered capex 1.3x": the second quantity named is the denominator.
+        t = normalise_label(_mask(_norm(clause)))
+        first = find_metric_span(t)
+        return "ratio", (find_metric(t[first[2]:]) if first else None)
+    if p.unit not in ("percent", "pp", "bp"):
+        return "value", None
+    if _GROWTH.search(clause) or _GROWTH.search(header):
+        return "growth", None
+    share = _SHARE_AFTER.match(after)
+    if share or _SHARE_HEADER.search(header):
+        denom = find_metric(share.group(1)) if share else "revenue"
+        if subject.metric in _MARGIN_OF or subject.metric in ("gross_margin", "operating_margin", "net_margin") \
+                or _MARGIN_WORD.search(subject.label):
+            return "margin", None
+        return "share", denom or "revenue"
+    if subject.metric in ("gross_margin", "operating_margin", "net_margin") or _MARGIN_WORD.search(subject.label):
+        return "margin", None
+    return "value", None
+
+
+def _basis(text: str, subject: _Subject, unit: str) -> tuple[str, bool]:
+    stated = basis_from_text(text)
+    if stated:
+        return stated, True
+    if subject.segment:
+        return f"segment:{subject.segment}", True
+    m = by_id(subject.metric) if subject.metric else None
+    if m is not None and m.basis != "GAAP":
+        return m.basis, False
+    if subject.metric is None and unit == "count":
+        return "operating metric", False
+    return "GAAP", False
+
+
+def _unit(p: Printed, subject: _Subject, text: str) -> str:
+    if p.unit in ("USD", "currency"):
+        if subject.metric in ("eps_basic", "eps_diluted") or _PER_SHARE.search(text):
+            return "USD/share" if p.unit == "USD" else "currency"
+        return p.unit
+    if p.unit == "count" and _SHARES.search(text) and not _COUNT_ROW.search(text):
+        return "shares"
+    return p.unit
+
+
+# ---------------------------------------------------------------- slides
+
+
+class _Ctx(msgspec.Struct):
+    companies: list[str]
+    default_entity: str | None
+    repeated: set[str]
+    deck_period: str | None
+    body_size: float | None
+
+
+def _slide_period(slide: Slide) -> str | None:
+    p = _period(slide.title)
+    if p:
+        return p
+    for b in slide.blocks[:4]:
+        figs = _figures(b.text)
+        if not figs and (p := _period(b.text)):
+            return p
+    return None
+
+
+def _clause(text: str, p: Printed) -> tuple[str, int]:
+    """The part of a sentence a figure belongs to (split at ", " / "; " / " and "), with its offset."""
+    cuts = [0]
+    for m in re.finditer(r"[;,]\s+(?=\D)|\s+(?:and|while|with|vs\.?|versus)\s+(?=[\d$~(])", text):
+        cuts.append(m.end())
+    cuts.append(len(text) + 1)
+    for a, b in zip(cuts, cuts[1:]):
+        if a <= p.start < b:
+            return text[a:b], a
+    return text, 0
+
+
+def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed: str, clause: str, after: str,
+                subject: _Subject, period: str | None, entity: str | None, bbox: BBox | None,
+                header: str = "", scale: int | None = None, unit: str | None = None) -> Claim:
+    kind, denom = _kind(clause, after, p, subject, header)
+    if kind == "share" and subject.metric == denom and (idx := clause.find(p.text)) > 0:
+        # "Elastic Cloud reached 52% of total revenue": the part is named before the figure.
+        part = " ".join(w for w in _label_words(_mask(clause[:idx])).split() if w not in _GENERIC)
+        name = (by_id(denom).names[0] if denom and by_id(denom) else "")
+        if part:
+            subject = _subject(f"{part} {name}", [])
+    metric = subject.metric
+    if kind == "margin" and metric in _MARGIN_OF:
+        metric = _MARGIN_OF[metric]
+    value = p.value
+    if kind == "growth" and _DOWN.search(clause) and value > 0:
+        value = -value
+    u = unit or _unit(p, subject, clause)
+    basis, stated = _basis(f"{clause} {header}", subject, u)
+    comparison = None
+    if kind == "growth":
+        comparison = prior_period(period, sequential=bool(_SEQUENTIAL.search(f"{clause} {header}")))
+    return Claim(
+        id=f"p{page}-c{n}", page=page, text=text, value=value, printed=printed, decimals=p.decimals,
+        unit=u, scale=p.scale if scale is None else scale, kind=kind, bound=bound, entity=entity,
+        metric=metric if metric else (label_metric(subject.label) if subject.label else None),
+        label=subject.label, currency=p.currency if p.currency else None, period=period,
+        comparison_period=comparison, basis=basis, basis_stated=stated, bbox=bbox, denominator=denom,
+    )
+
+
+def _why_not(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str | None, figs: list[Printed]) -> str | None:
+    """Why a block carries no claim, or None when its figures are claims."""
+    text = block.text
+    t = text.strip()
+    if re.fullmatch(r"\d{1,3}", t) and (int(t) == slide.page or (block.size and ctx.body_size and block.size < ctx.body_size)):
+        return "page number"
+    if t in ctx.repeated or _COPYRIGHT.search(t):
+        if not figs and any(c.isdigit() for c in t) and (_period(t) or re.search(_MONTH_NAMES, t, re.I)):
+            return "date or period"
+        return "header or footer"
+    if _PHONE.search(t):
+        return "phone number"
+    if _ADDRESS.search(t):
+        return "address"
+    if _FOOTNOTE.search(t) and (not block.size or not ctx.body_size or block.size <= ctx.body_size * 0.85 or t.lower().startswith(("note", "source"))):
+        return "footnote"
+    if _TEAM_TITLE.search(slide.title) and not figs and _TEAM.search(t):
+        return "team biography"
+    if _TEAM.search(t):
+        return "team biography"
+    if _GUIDANCE_TITLE.search(slide.title) or _PROJECTION.search(t):
+        return "projection or guidance"
+    own = _period(_mask_figures(t, figs))
+    if own and slide_period and (_year_of(own) or 0) > (_year_of(slide_period) or 9999):
+        return "projection or guidance (future period)"
+    if not figs:
+        if _SUPERLATIVE.search(t):
+            return "superlative"
+        if any(c.isdigit() for c in t):
+            return "date or period" if (_period(t) or re.search(_MONTH_NAMES, t, re.I)) else "no checkable figure"
+        return None
+    if not _label_words(_mask_figures(t, figs)):
+        return "figure without a label"
+    return None
+
+
+def _mask_figures(text: str, figs: list[Printed]) -> str:
+    chars = list(text)
+    for p in figs:
+        for i in range(p.start, min(p.end, len(chars))):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str | None, slide_entity: str | None,
+                  start: int) -> tuple[list[Claim], list[Discard]]:
+    text = block.text
+    figs = _figures(text)
+    why = _why_not(block, slide, ctx, slide_period, figs)
+    if why is not None:
+        return [], [Discard(page=slide.page, text=text, why=why)]
+    if not figs:
+        return [], []
+    entity = _entity_in(text, ctx.companies) or slide_entity
+    ranged = _ranges(text, figs)
+    claims = []
+    qualifiers = {i for i, p in enumerate(figs) if _is_qualifier(text, p, len(figs) - 1)}
+    main = [p for i, p in enumerate(figs) if i not in qualifiers]
+    whole = _subject(_mask_figures(text, main), ctx.companies)
+    block_period = _period(_mask_figures(text, figs))
+    for i, p in enumerate(figs):
+        if i in qualifiers:
+            continue
+        clause, off = _clause(text, p)
+        local = [q for q in main if off <= q.start < off + len(clause)]
+        masked_clause = _mask_figures(clause, [msgspec.structs.replace(q, start=q.start - off, end=q.end - off) for q in local])
+        subject = _subject(masked_clause, ctx.companies)
+        if subject.metric is None and whole.metric is not None:
+            subject = whole
+        if not subject.label:
+            subject = whole
+        bound, printed = _bound(text, p)
+        if i in ranged:
+            bound = "ge" if i + 1 < len(figs) and (i + 1) in ranged and text[p.end:figs[i + 1].start].strip() in "-–—to" else "le"
+        period = _period(masked_clause) or block_period or slide_period or ctx.deck_period
+        claims.append(_make_claim(
+            page=slide.page, n=start + len(claims) + 1, text=text, p=p, bound=bound, printed=printed,
+            clause=clause, after=text[p.end:], subject=subject, period=period, entity=entity, bbox=block.bbox,
+        ))
+    return claims, []
+
+
+def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: Slide, ctx: _Ctx,
+                  slide_period: str | None, slide_entity: str | None, start: int) -> tuple[list[Claim], list[Discard]]:
+    if len(grid) < 2:
+        return [], []
+    header = grid[0]
+    corner = header[0] if header else ""
+    scale_m = _TABLE_SCALE.search(f"{corner} {slide.title}")
+    table_scale = {"thousands": 3, "millions": 6, "billions": 9}[(scale_m.group(1) or scale_m.group(2)).lower()] if scale_m else None
+    periods: list[str | None] = []
+    last = None
+    for h in header:
+        p = _period(h)
+        if p is None and h and (_GROWTH.search(h) or _SHARE_HEADER.search(h)):
+            p = last
+        periods.append(p)
+        last = p or last
+    guidance = bool(_GUIDANCE_TITLE.search(slide.title))
+    claims: list[Claim] = []
+    discards: list[Discard] = []
+    for r, row in enumerate(grid[1:], start=1):
+        if not row:
+            continue
+        label = row[0]
+        for c, cell in enumerate(row[1:], start=1):
+            if not cell or not is_figure_cell(cell):
+                continue
+            head = header[c] if c < len(header) else ""
+            future = (_year_of(periods[c] if c < len(periods) else None) or 0) > (_year_of(slide_period) or 9999)
+            if guidance or future or _PROJECTION.search(label):
+                discards.append(Discard(page=slide.page, text=f"{label}: {cell}", why="projection or guidance"))
+                continue
+            figs = _figures(cell)
+            if not figs:
+                continue
+            p = figs[0]
+            subject = _subject(label, ctx.companies)
+            if subject.metric is None:
+                head_words = _label_words(_mask(head))
+                if head_words and find_metric(head_words):
+                    subject = _subject(f"{label} {head_words}", ctx.companies)
+            if not subject.label:
+                continue
+            scale = None
+            unit = None
+            if table_scale is not None and p.scale == 0 and p.unit in ("USD", "currency", "count") \
+                    and not _PER_SHARE.search(label) and not _COUNT_ROW.search(label) and not _SHARES.search(label):
+                scale = table_scale
+                if p.unit == "count":
+                    unit = "USD"
+            bound, printed = _bound(cell, p)
+            period = (periods[c] if c < len(periods) else None) or _period(label) or slide_period or ctx.deck_period
+            box = boxes[r][c] if r < len(boxes) and c < len(boxes[r]) else None
+            claims.append(_make_claim(
+                page=slide.page, n=start + len(claims) + 1, text=cell, p=p, bound=bound, printed=printed,
+                clause=label, after="", subject=subject, period=period, entity=slide_entity, bbox=box,
+                header=head if not _period(head) else _mask(head), scale=scale, unit=unit,
+            ))
+    return claims, discards
+
+
+def _body_size(deck: Deck) -> float | None:
+    sizes = sorted(b.size for s in deck.slides for b in s.blocks if b.size)
+    return sizes[len(sizes) // 2] if sizes else None
+
+
+def extract_claims(deck: Deck) -> ParsedDeck:
+    """Every checkable figure in the deck as a claim, and every figure-like non-claim with its reason."""
+    companies = deck_entities(deck)
+    cover = deck.slides[0] if deck.slides else None
+    deck_period = None
+    if cover is not None:
+        deck_period = _period(cover.title) or next((_period(b.text) for b in cover.blocks[:3] if _period(b.text)), None)
+    ctx = _Ctx(companies=companies, default_entity=companies[0] if len(companies) == 1 else None,
+               repeated=set(repeated_lines(deck)), deck_period=deck_period, body_size=_body_size(deck))
+    claims: list[Claim] = []
+    discards: list[Discard] = []
+    for slide in deck.slides:
+        slide_period = _slide_period(slide)
+        slide_entity = _entity_in(slide.title, companies) or ctx.default_entity
+        page_claims: list[Claim] = []
+        if slide.title and (_TEAM_TITLE.search(slide.title) and _TEAM.search(slide.title)):
+            pass
+        for block in slide.blocks:
+            got, why = _block_claims(block, slide, ctx, slide_period, slide_entity, len(page_claims))
+            page_claims += got
+            discards += why
+        for k, grid in enumerate(slide.tables):
+            boxes = slide.table_boxes[k] if k < len(slide.table_boxes) else []
+            got, why = _table_claims(grid, boxes, slide, ctx, slide_period, slide_entity, len(page_claims))
+            page_claims += got
+            discards += why
+        claims += page_claims
+    entity = companies[0] if len(companies) == 1 else None
+    return ParsedDeck(deck=deck, entity=entity, claims=claims, discarded=discards)
+
+
+# ---------------------------------------------------------------- model proposals
+
+
+def _page_numbers(slide: Slide) -> set[str]:
+    texts = [slide.title, *(b.text for b in slide.blocks), *(c for t in slide.tables for row in t for c in row)]
+    out = set()
+    for t in texts:
+        for m in re.finditer(r"\d[\d,]*(?:\.\d+)?", t):
+            out.add(m.group(0).replace(",", "").rstrip("."))
+    return out
+
+
+def validate_proposals(deck: Deck, proposals: list[Proposal], existing: list[Claim]) -> ProposalCheck:
+    """Claims from a model's proposals that the page itself supports; the rest are dropped and counted.
+
+    A proposal survives only when its value is a numeric token printed on its page and no
+    deterministic claim on that page already carries the same number.
+    """
+    pages = {s.page: s for s in deck.slides}
+    kept: list[Claim] = []
+    dropped = dup = 0
+    reasons: list[str] = []
+    counters: dict[int, int] = {}
+    for c in existing:
+        counters[c.page] = max(counters.get(c.page, 0), int(c.id.rsplit("c", 1)[-1]))
+    companies = deck_entities(deck)
+    for prop in proposals:
+        slide = pages.get(prop.page)
+        number = re.sub(r"[^\d.]", "", prop.value.replace(",", "")).rstrip(".")
+        if slide is None or not number or number not in _page_numbers(slide):
+            dropped += 1
+            reasons.append(f"p{prop.page}: {prop.value!r} is not printed on the page")
+            continue
+        if any(c.page == prop.page and number in {str(c.value).lstrip("-"), *re.findall(r"\d[\d,]*(?:\.\d+)?", c.text.replace(",", ""))}
+               for c in existing + kept):
+            dup += 1
+            continue
+        source = next((b for b in slide.blocks if number in b.text.replace(",", "")), None)
+        text = source.text if source else prop.text
+        figs = [f for f in _figures(text) if str(abs(f.value)) == number or f.text.replace(",", "").lstrip("$~(").startswith(number)]
+        if not figs:
+            dropped += 1
+            reasons.append(f"p{prop.page}: {prop.value!r} is printed only as a date, year or label")
+            continue
+        p = figs[0]
+        subject = _subject(prop.metric or _mask_figures(text, [p]), companies)
+        counters[prop.page] = counters.get(prop.page, 0) + 1
+        bound, printed = _bound(text, p)
+        period = _period(prop.period) if prop.period else (_period(_mask_figures(text, [p])) or _slide_period(slide))
+        kept.append(_make_claim(
+            page=prop.page, n=counters[prop.page], text=text, p=p, bound=bound, printed=printed, clause=text,
+            after=text[p.end:], subject=subject, period=period,
+            entity=_entity_in(text, companies) or _entity_in(slide.title, companies) or (companies[0] if len(companies) == 1 else None),
+            bbox=source.bbox if source else None,
+        ))
+    return ProposalCheck(claims=kept, dropped=dropped, duplicates=dup, reasons=reasons)

@@ -1,0 +1,427 @@
+"""Investor decks from bytes into slides: titles, line-level text blocks with boxes, and tables.
+
+PDF (PyMuPDF), PPTX (python-pptx), Markdown, plain text and docling JSON all land in the same
+``Deck``; claim extraction (``parsers.claims``) never looks at the format.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections import Counter
+
+from parsers.model import BBox, Deck, ParseFailure, Slide, TextBlock
+from parsers.numbers import parse_printed
+
+__all__ = ["MAX_BYTES", "is_figure_cell", "load_deck", "repeated_lines"]
+
+MAX_BYTES = 200 * 1024 * 1024
+
+_BULLET = re.compile(r"^\s*(?:[•●◦▪▸►■\-–*]|\d{1,2}[.)])\s+|^[•●◦▪▸►■]")
+_TABLE_SEP = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def load_deck(data: bytes, name: str) -> Deck | ParseFailure:
+    """A deck from a file's bytes; the name's extension decides the format when magic bytes don't."""
+    if not data or not data.strip():
+        return ParseFailure("empty", f"{name} is empty")
+    if len(data) > MAX_BYTES:
+        return ParseFailure("too-large", f"{name} is {len(data) // 2**20} MiB; the limit is {MAX_BYTES // 2**20} MiB")
+    ext = name.lower().rsplit(".", 1)[-1] if "." in name else ""
+    if data[:5] == b"%PDF-" or ext == "pdf":
+        return _load_pdf(data, name)
+    if data[:2] == b"PK" or ext == "pptx":
+        return _load_pptx(data, name)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return ParseFailure("unsupported", f"{name} is neither PDF, PPTX nor UTF-8 text")
+    if ext == "json" or text.lstrip().startswith("{"):
+        return _load_docling(text, name)
+    if ext in ("md", "markdown") or re.search(r"^#{1,6}\s", text, re.M):
+        return _load_markdown(text)
+    return _load_text(text)
+
+
+def is_figure_cell(text: str) -> bool:
+    """True when the text is one printed figure and nothing else: "$1,076M", "(24.2%)", "305,000+"."""
+    t = text.strip().rstrip("+*").strip()
+    if not t or not any(c.isdigit() for c in t):
+        return False
+    found = parse_printed(t)
+    if len(found) != 1:
+        return False
+    rest = (t[: found[0].start] + t[found[0].end:]).strip(" ()%")
+    return rest == ""
+
+
+# ---------------------------------------------------------------- PDF
+
+
+class _Line:
+    __slots__ = ("text", "bbox", "size")
+
+    def __init__(self, text: str, bbox: BBox, size: float) -> None:
+        self.text, self.bbox, self.size = text, bbox, size
+
+
+def _load_pdf(data: bytes, name: str) -> Deck | ParseFailure:
+    import pymupdf
+
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:  # PyMuPDF raises its own types for damaged files
+        return ParseFailure("corrupt", f"{name} could not be opened as a PDF: {exc}")
+    if doc.needs_pass:
+        return ParseFailure("encrypted", f"{name} is password-protected; export an unprotected copy")
+    if doc.page_count == 0:
+        return ParseFailure("no-content", f"{name} has no pages")
+    slides = []
+    for page in doc:
+        lines = _pdf_lines(page)
+        slides.append(_slide_from_lines(page.number + 1, lines, page.rect.height))
+    title = (doc.metadata or {}).get("title") or ""
+    if not any(b.text for s in slides for b in s.blocks) and not any(s.title for s in slides):
+        return ParseFailure("no-content", f"{name} has no extractable text (scanned images?)")
+    return Deck(format="pdf", slides=slides, title=title)
+
+
+def _pdf_lines(page) -> list[_Line]:
+    out = []
+    for block in page.get_text("dict")["blocks"]:
+        for line in block.get("lines", []):
+            spans = [s for s in line["spans"] if s["text"].strip()]
+            if not spans:
+                continue
+            text = " ".join("".join(s["text"] for s in line["spans"]).split())
+            size = max(s["size"] for s in spans)
+            out.append(_Line(text, tuple(round(v, 1) for v in line["bbox"]), round(size, 1)))
+    return out
+
+
+def _slide_from_lines(page_no: int, lines: list[_Line], height: float) -> Slide:
+    title, rest = _take_title(lines, height)
+    table, table_boxes, rest = _take_table(rest)
+    blocks = _paragraphs(rest)
+    return Slide(page=page_no, title=title, blocks=blocks, tables=[table] if table else [],
+                 table_boxes=[table_boxes] if table else [])
+
+
+def _take_title(lines: list[_Line], height: float) -> tuple[str, list[_Line]]:
+    """The largest words in the top part of the page; big bare figures are callouts, not titles."""
+    cands = [
+        ln for ln in lines
+        if sum(c.isalpha() for c in ln.text) >= 3 and ln.bbox[1] < height * 0.6 and not is_figure_cell(ln.text)
+    ]
+    if not cands:
+        return "", lines
+    size = max(ln.size for ln in cands)
+    top = min((ln for ln in cands if ln.size >= size - 0.5), key=lambda ln: ln.bbox[1])
+    picked = [top]
+    # A wrapped title continues directly below in the same size.
+    for ln in sorted(cands, key=lambda ln: ln.bbox[1]):
+        last = picked[-1]
+        if ln is not last and abs(ln.size - size) < 0.5 and 0 <= ln.bbox[1] - last.bbox[1] <= size * 1.6 \
+                and ln.bbox[1] > last.bbox[1]:
+            picked.append(ln)
+    title = " ".join(ln.text for ln in picked).strip()
+    return title, [ln for ln in lines if not any(ln is p for p in picked)]
+
+
+def _rows(lines: list[_Line]) -> list[list[_Line]]:
+    """Lines grouped by shared vertical centre, each row sorted left to right."""
+    rows: list[list[_Line]] = []
+    for ln in sorted(lines, key=lambda ln: (ln.bbox[1] + ln.bbox[3]) / 2):
+        cy = (ln.bbox[1] + ln.bbox[3]) / 2
+        if rows:
+            r = rows[-1]
+            rcy = sum((x.bbox[1] + x.bbox[3]) / 2 for x in r) / len(r)
+            if abs(cy - rcy) <= max(ln.size, r[0].size) * 0.45:
+                r.append(ln)
+                continue
+        rows.append([ln])
+    return [sorted(r, key=lambda ln: ln.bbox[0]) for r in rows]
+
+
+def _take_table(lines: list[_Line]) -> tuple[list[list[str]], list[list[BBox | None]], list[_Line]]:
+    """A borderless table from text positions: rows of a label then figure cells, under a header row.
+
+    ``find_tables`` misses most slide tables (no ruling lines), so rows are found by y and columns
+    by the header cells' x positions.
+    """
+    rows = _rows(lines)
+    is_data = [len(r) >= 2 and not is_figure_cell(r[0].text) and all(is_figure_cell(x.text) for x in r[1:])
+               for r in rows]
+    # A table's rows sit at a steady pitch; a footer and page number far below are not one more row.
+    for k in range(1, len(rows)):
+        if is_data[k] and is_data[k - 1]:
+            gap = rows[k][0].bbox[1] - rows[k - 1][0].bbox[3]
+            if gap > 2.5 * rows[k - 1][0].size or abs(rows[k][0].size - rows[k - 1][0].size) > 3:
+                is_data[k] = False
+    best: tuple[int, int] | None = None
+    i = 0
+    while i < len(rows):
+        if is_data[i]:
+            j = i
+            while j + 1 < len(rows) and is_data[j + 1]:
+                j += 1
+            if best is None or (j - i) > (best[1] - best[0]):
+                best = (i, j)
+            i = j + 1
+        else:
+            i += 1
+    if best is None:
+        return [], [], lines
+    start, end = best
+    header = rows[start - 1] if start > 0 and len(rows[start - 1]) >= 2 and not is_data[start - 1] else None
+    if header is None and end == start:
+        return [], [], lines  # one label and a figure on a line is a bullet, not a table
+    if header is not None:
+        anchors = [((h.bbox[0] + h.bbox[2]) / 2, h.bbox[2]) for h in header[1:]]
+        head = [header[0].text] + [h.text for h in header[1:]]
+        head_boxes: list[BBox | None] = [h.bbox for h in header]
+    else:
+        widest = max(rows[start:end + 1], key=len)
+        anchors = [((c.bbox[0] + c.bbox[2]) / 2, c.bbox[2]) for c in widest[1:]]
+        head = [""] * (len(anchors) + 1)
+        head_boxes = [None] * (len(anchors) + 1)
+    grid, boxes = [head], [head_boxes]
+    for r in rows[start:end + 1]:
+        cells = [""] * (len(anchors) + 1)
+        cboxes: list[BBox | None] = [None] * (len(anchors) + 1)
+        cells[0], cboxes[0] = r[0].text, r[0].bbox
+        for c in r[1:]:
+            cx, right = (c.bbox[0] + c.bbox[2]) / 2, c.bbox[2]
+            k = min(range(len(anchors)), key=lambda k: min(abs(anchors[k][0] - cx), abs(anchors[k][1] - right)))
+            cells[k + 1] = c.text.strip()
+            cboxes[k + 1] = c.bbox
+        grid.append(cells)
+        boxes.append(cboxes)
+    used = {id(x) for r in rows[start:end + 1] for x in r} | ({id(x) for x in header} if header else set())
+    return grid, boxes, [ln for ln in lines if id(ln) not in used]
+
+
+def _paragraphs(lines: list[_Line]) -> list[TextBlock]:
+    """Lines joined where a sentence wraps or a big callout figure sits on its caption; bullets stay apart."""
+    ordered = sorted(lines, key=lambda ln: (round(ln.bbox[1] / 4), ln.bbox[0]))
+    groups: list[list[_Line]] = []
+    for ln in ordered:
+        if groups:
+            g = groups[-1]
+            prev = g[-1]
+            gap = ln.bbox[1] - prev.bbox[3]
+            overlap = min(prev.bbox[2], ln.bbox[2]) - max(prev.bbox[0], ln.bbox[0])
+            same = abs(prev.size - ln.size) <= 1.0
+            wraps = same and -2 <= gap <= prev.size * 0.45 and overlap > 0 and not _BULLET.match(ln.text) \
+                and not prev.text.rstrip().endswith((".", ":", ";"))
+            callout = is_figure_cell(g[0].text) and len(g) <= 3 and overlap > 0 and -2 <= gap <= prev.size * 0.6 \
+                and (ln.size < g[0].size or not same)
+            if wraps or callout:
+                g.append(ln)
+                continue
+        groups.append([ln])
+    out = []
+    for g in groups:
+        bbox = (min(x.bbox[0] for x in g), min(x.bbox[1] for x in g), max(x.bbox[2] for x in g), max(x.bbox[3] for x in g))
+        out.append(TextBlock(text=" ".join(x.text for x in g).strip(), bbox=bbox, size=g[0].size))
+    return out
+
+
+# ---------------------------------------------------------------- PPTX
+
+_EMU_PER_PT = 12700
+
+
+def _load_pptx(data: bytes, name: str) -> Deck | ParseFailure:
+    try:
+        from pptx import Presentation
+        from pptx.util import Emu  # noqa: F401  (import checks the package is complete)
+
+        prs = Presentation(io.BytesIO(data))
+    except Exception as exc:
+        return ParseFailure("corrupt", f"{name} could not be opened as a PowerPoint file: {exc}")
+    slides = []
+    for n, s in enumerate(prs.slides, start=1):
+        title = ""
+        if s.shapes.title is not None and s.shapes.title.has_text_frame:
+            title = " ".join(s.shapes.title.text_frame.text.split())
+        blocks, tables, boxes = [], [], []
+        for shape in s.shapes:
+            box = None
+            if shape.left is not None and shape.top is not None:
+                box = (shape.left / _EMU_PER_PT, shape.top / _EMU_PER_PT,
+                       (shape.left + (shape.width or 0)) / _EMU_PER_PT, (shape.top + (shape.height or 0)) / _EMU_PER_PT)
+            if getattr(shape, "has_table", False) and shape.has_table:
+                grid = [[" ".join(c.text.split()) for c in row.cells] for row in shape.table.rows]
+                tables.append(grid)
+                boxes.append([[box] * len(r) for r in grid])
+                continue
+            if shape == s.shapes.title or not shape.has_text_frame:
+                continue
+            for p in shape.text_frame.paragraphs:
+                text = " ".join("".join(r.text for r in p.runs).split())
+                if text:
+                    size = next((r.font.size.pt for r in p.runs if r.font.size is not None), None)
+                    blocks.append(TextBlock(text=text, bbox=box, size=size))
+        if not title and blocks:
+            title, blocks = blocks[0].text, blocks[1:]
+        slides.append(Slide(page=n, title=title, blocks=blocks, tables=tables, table_boxes=boxes))
+    if not slides:
+        return ParseFailure("no-content", f"{name} has no slides")
+    return Deck(format="pptx", slides=slides, title=(prs.core_properties.title or ""))
+
+
+# ---------------------------------------------------------------- Markdown and text
+
+
+def _md_table(lines: list[str]) -> list[list[str]]:
+    grid = []
+    for ln in lines:
+        if _TABLE_SEP.match(ln.strip()):
+            continue
+        cells = [" ".join(c.split()) for c in ln.strip().strip("|").split("|")]
+        grid.append([_unescape(c) for c in cells])
+    return grid
+
+
+def _unescape(text: str) -> str:
+    return text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+
+
+def _load_markdown(text: str) -> Deck | ParseFailure:
+    """Slides start at headings (runs of headings make one title) or at page-break rules.
+
+    A heading that is only a figure ("## 300M") is a callout on the current slide, not a new one.
+    """
+    slides: list[Slide] = []
+    title_parts: list[str] = []
+    blocks: list[TextBlock] = []
+    tables: list[list[list[str]]] = []
+    table_lines: list[str] = []
+    deck_title = ""
+
+    def flush_table() -> None:
+        if table_lines:
+            tables.append(_md_table(table_lines))
+            table_lines.clear()
+
+    def flush_slide() -> None:
+        flush_table()
+        if title_parts or blocks or tables:
+            slides.append(Slide(page=len(slides) + 1, title=" ".join(title_parts), blocks=list(blocks),
+                                tables=list(tables)))
+        title_parts.clear()
+        blocks.clear()
+        tables.clear()
+
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        line = raw.strip()
+        if line.startswith("|"):
+            table_lines.append(line)
+            continue
+        flush_table()
+        if not line or line.startswith("<!--") and "break" not in line.lower():
+            continue
+        if line in ("---", "***", "___", "\f") or line.lower().startswith("<!-- page") or "\f" in raw:
+            flush_slide()
+            continue
+        if m := re.match(r"^(#{1,6})\s+(.*)$", line):
+            head = _unescape(m.group(2).strip().strip("#").strip())
+            if is_figure_cell(head) or re.fullmatch(r"[\d.,]+\s*[A-Za-z]{1,3}", head):
+                blocks.append(TextBlock(text=head))
+                continue
+            if not deck_title and m.group(1) == "#":
+                deck_title = head
+            if blocks or tables:
+                flush_slide()
+            title_parts.append(head)
+            continue
+        line = _BULLET.sub("", line) if _BULLET.match(line) else line
+        blocks.append(TextBlock(text=_unescape(" ".join(line.split()))))
+    flush_slide()
+    if not slides:
+        return ParseFailure("no-content", "the Markdown file has no text")
+    return Deck(format="md", slides=slides, title=deck_title or slides[0].title)
+
+
+def _load_text(text: str) -> Deck | ParseFailure:
+    """Pages split on form feeds; a page's first line is its title."""
+    pages = [p for p in text.replace("\r\n", "\n").split("\f")]
+    slides = []
+    for page in pages:
+        lines = [" ".join(ln.split()) for ln in page.split("\n")]
+        lines = [_BULLET.sub("", ln) if _BULLET.match(ln) else ln for ln in lines if ln]
+        if not lines:
+            continue
+        slides.append(Slide(page=len(slides) + 1, title=lines[0], blocks=[TextBlock(text=ln) for ln in lines[1:]]))
+    if not slides:
+        return ParseFailure("no-content", "the text file is blank")
+    return Deck(format="txt", slides=slides, title=slides[0].title)
+
+
+# ---------------------------------------------------------------- docling JSON
+
+
+def _load_docling(text: str, name: str) -> Deck | ParseFailure:
+    """A DoclingDocument export: texts and tables carry their page and a bottom-left-origin box."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return ParseFailure("corrupt", f"{name} is not valid JSON: {exc}")
+    if not isinstance(doc, dict) or "texts" not in doc:
+        return ParseFailure("unsupported", f"{name} is JSON but not a docling document")
+    heights = {int(k): v.get("size", {}).get("height", 0.0) for k, v in (doc.get("pages") or {}).items()}
+    pages: dict[int, dict] = {}
+
+    def page_of(item: dict) -> tuple[int, BBox | None]:
+        prov = (item.get("prov") or [{}])[0]
+        n = int(prov.get("page_no", 1))
+        b = prov.get("bbox")
+        if not b:
+            return n, None
+        if b.get("coord_origin") == "BOTTOMLEFT":
+            h = heights.get(n, 0.0)
+            return n, (b["l"], h - b["t"], b["r"], h - b["b"])
+        return n, (b["l"], b["t"], b["r"], b["b"])
+
+    for item in doc["texts"]:
+        if item.get("content_layer", "body") != "body":
+            continue
+        t = " ".join(_unescape(item.get("text", "")).split())
+        if not t:
+            continue
+        n, box = page_of(item)
+        p = pages.setdefault(n, {"titles": [], "blocks": [], "tables": [], "boxes": []})
+        if item.get("label") in ("title", "section_header") and not is_figure_cell(t) and not p["blocks"]:
+            p["titles"].append(t)
+        elif item.get("label") in ("title", "section_header") and not is_figure_cell(t) and not p["titles"]:
+            p["titles"].append(t)
+        else:
+            p["blocks"].append(TextBlock(text=t, bbox=box))
+    for table in doc.get("tables", []):
+        n, _ = page_of(table)
+        grid = [[" ".join(_unescape(c.get("text", "")).split()) for c in row] for row in table["data"].get("grid", [])]
+        tb = [[(c["bbox"]["l"], c["bbox"]["t"], c["bbox"]["r"], c["bbox"]["b"]) if c.get("bbox") else None
+               for c in row] for row in table["data"].get("grid", [])]
+        if grid:
+            p = pages.setdefault(n, {"titles": [], "blocks": [], "tables": [], "boxes": []})
+            p["tables"].append(grid)
+            p["boxes"].append(tb)
+    if not pages:
+        return ParseFailure("no-content", f"{name} has no text items")
+    count = max(max(pages), max(heights) if heights else 0)
+    slides = []
+    for n in range(1, count + 1):
+        p = pages.get(n, {"titles": [], "blocks": [], "tables": [], "boxes": []})
+        slides.append(Slide(page=n, title=" ".join(p["titles"]), blocks=p["blocks"], tables=p["tables"],
+                            table_boxes=p["boxes"]))
+    return Deck(format="docling", slides=slides, title=doc.get("name", ""))
+
+
+def repeated_lines(deck: Deck, min_share: float = 0.5) -> list[str]:
+    """Text that recurs on at least ``min_share`` of the slides: running headers and footers."""
+    if len(deck.slides) < 3:
+        return []
+    counts = Counter(t for s in deck.slides for t in {b.text for b in s.blocks})
+    return [t for t, c in counts.items() if c >= max(2, min_share * len(deck.slides))]
