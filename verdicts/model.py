@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from typing import Literal
 
@@ -29,7 +30,8 @@ class Citation(msgspec.Struct):
     bbox: BBox | None = None
     concept: str | None = None
     role: str = "evidence"
-    """``evidence``, ``numerator``, ``denominator``, ``current``, ``prior``, ``other-basis``, ``superseded``."""
+    """``evidence``, ``numerator``, ``denominator``, ``current``, ``prior``, ``other-basis``, ``other-period``,
+    ``superseded``."""
 
 
 class RuleOutcome(msgspec.Struct):
@@ -59,6 +61,10 @@ class Coverage(msgspec.Struct):
     entity: str | None
     form: str | None
     periods: list[str]
+    filed: date | None = None
+    """Filing (or release) date: when two documents disagree on one slot, the later one wins."""
+    fiscal_year_end: str | None = None
+    """``--MM-DD`` as in ``DocumentInfo``: dates in passages are read as fiscal periods with it."""
 
 
 class PassageHit(msgspec.Struct):

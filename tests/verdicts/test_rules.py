@@ -1,0 +1,324 @@
+"""The verdict rules, one behaviour per case, built by hand (no files, no parsers run)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from _build import claim, cov, ev, fact, passage
+from verdicts.model import RuleOutcome, Verdict
+from verdicts.rules import RULES, evaluate, needed_metrics, tolerance, verify
+
+K10 = "acme-10-K-FY2024.html"
+Q10 = "acme-10-Q-Q2FY2025.html"
+PR = "acme-q4-release.html"
+ROOM = [
+    cov(K10, "Acme Inc.", "FY2024", "FY2023", "FY2022", filed=date(2024, 11, 1)),
+    cov(Q10, "Acme Inc.", "Q2 FY2025", "H1 FY2025", "Q2 FY2024", "H1 FY2024", filed=date(2025, 5, 2)),
+    cov("other-10-K.html", "Other Corp", "FY2024", "FY2023"),
+]
+REV = [fact("revenue", "FY2024", "391,035"), fact("revenue", "FY2023", "383,285"), fact("revenue", "FY2022", "394,328")]
+
+
+def case(id_, c, e, verdict, *needles):
+    return pytest.param(c, e, verdict, needles, id=id_)
+
+
+CASES = [
+    # ---- scope
+    case("no_document_covers_the_period_is_no_evidence",
+         claim("$274.5B", "revenue", "FY2020"), ev(ROOM, *REV), "no-evidence", "No document covers Acme Inc. FY2020"),
+    case("only_other_companies_cover_the_claim_is_no_evidence",
+         claim("$10.0B", "revenue", "FY2024", entity="Nobody Ltd"), ev(ROOM, *REV), "no-evidence", "No document covers"),
+    case("a_claim_without_a_period_is_no_evidence",
+         claim("$391.0B", "revenue", None), ev(ROOM, *REV), "no-evidence", "names no period"),
+    # ---- locate
+    case("metric_absent_from_the_room_is_no_evidence_saying_what_was_searched",
+         claim("2.2B", "label:active installed base devices", "FY2024", label="active installed base devices"),
+         ev(ROOM, *REV), "no-evidence", "documents searched"),
+    case("another_companys_figure_is_never_evidence",
+         claim("$50.0B", "revenue", "FY2024"), ev(ROOM, fact("revenue", "FY2024", "50,000", entity="Other Corp")),
+         "no-evidence"),
+    case("label_claim_finds_its_row_by_label_words",
+         claim("$2.8B", "label:energy generation & storage revenue", "FY2024"),
+         ev(ROOM, fact("label:energy generation and storage", "FY2024", "2,789"), *REV), "supported"),
+    case("label_claim_falls_back_to_a_passage_with_its_period",
+         claim("over 1,510", "label:customers with acv > $100k", "FY2025", label="customers with ACV > $100K"),
+         ev([cov("e-10-K.md", "Acme Inc.", "FY2025", "FY2024", fye="--04-30")], passages=[passage(
+             "e-10-K.md", "The number of customers who represented greater than $100,000 in annual contract value "
+             "('ACV') was over 1,510 and over 1,330 as of April 30, 2025 and 2024, respectively.")]),
+         "supported"),
+    case("passage_figures_pair_with_their_own_dates",
+         claim("over 1,330", "label:customers with acv > $100k", "FY2025", label="customers with ACV > $100K"),
+         ev([cov("e-10-K.md", "Acme Inc.", "FY2025", "FY2024", fye="--04-30")], passages=[passage(
+             "e-10-K.md", "customers with ACV greater than $100,000 was over 1,510 and over 1,330 as of April 30, "
+             "2025 and 2024")]),
+         "supported"),  # over 1,330 is still true when the room says over 1,510 for FY2025
+    case("a_passage_without_a_number_is_no_evidence",
+         claim("over 2.2B", "label:active installed base devices", "FY2024", label="active installed base devices"),
+         ev(ROOM, passages=[passage(K10, "The active installed base of devices reached a new all-time high.")]),
+         "no-evidence"),
+    # ---- unit
+    case("a_dollar_gross_margin_row_is_set_aside_for_a_percent_claim",
+         claim("46.2%", "gross_margin", "FY2024"),
+         ev(ROOM, fact("gross_margin", "FY2024", "180,683"), fact("gross_profit", "FY2024", "180,683"), *REV),
+         "supported", "180,683 / 391,035"),
+    case("percentage_points_are_not_percent",
+         claim("2pp", "operating_margin", "FY2024"),
+         ev(ROOM, fact("operating_margin", "FY2024", "2.0", 0, unit="percent")), "no-evidence", "cannot be compared"),
+    case("basis_points_convert_to_percentage_points",
+         claim("50 bps", "label:margin expansion", "FY2024"),
+         ev(ROOM, fact("label:margin expansion", "FY2024", "0.5", 0, unit="pp")), "supported"),
+    case("another_currency_is_not_comparable",
+         claim("€10.0B", "revenue", "FY2024"), ev(ROOM, fact("revenue", "FY2024", "10,000", currency="USD")),
+         "no-evidence"),
+    # ---- period
+    case("value_from_another_period_is_contradicted_not_supported",
+         claim("$97.0B", "net_income", "FY2024"),
+         ev(ROOM, fact("net_income", "FY2024", "93,736"), fact("net_income", "FY2023", "96,995")),
+         "contradicted", "FY2023 figure", "period shift"),
+    case("metric_only_for_other_periods_is_no_evidence",
+         claim("over 310M", "paid_memberships", "Q2 FY2025"),
+         ev(ROOM, fact("paid_memberships", "FY2024", "301,626", "thousands", unit="count", instant=True,
+                       basis="operating metric")),
+         "no-evidence", "only for FY2024"),
+    case("year_to_date_does_not_answer_a_quarter",
+         claim("384K", "deliveries", "Q2 FY2025"),
+         ev(ROOM, fact("deliveries", "H1 FY2025", "721,000", 0, unit="count", doc=Q10)), "no-evidence"),
+    case("a_full_year_does_not_answer_a_quarter",
+         claim("$94.9B", "revenue", "Q4 FY2024"), ev(ROOM, *REV), "no-evidence", "not for Q4 FY2024"),
+    case("a_year_end_balance_answers_the_fourth_quarter",
+         claim("$852M", "deferred_revenue", "Q4 FY2024"), ev(ROOM, fact("deferred_revenue", "FY2024", "852,457",
+                                                                          "thousands", instant=True)),
+         "supported"),
+    case("period_labels_are_normalised",
+         claim("$11.1B", "revenue", "Q2 2025"), ev(ROOM, fact("revenue", "Q2 FY2025", "11,079,166", "thousands", doc=Q10)),
+         "supported"),
+    # ---- scale
+    case("scale_is_normalised_before_the_band",
+         claim("$31.4M", "research_and_development", "FY2024"),
+         ev(ROOM, fact("research_and_development", "FY2024", "31,370")), "contradicted", "factor of 1,000"),
+    case("thousands_header_is_applied",
+         claim("$39.0B", "revenue", "FY2024"), ev(ROOM, fact("revenue", "FY2024", "39,000,966", "thousands")),
+         "supported"),
+    case("scale_error_upward_is_contradicted",
+         claim("$596B", "label:fsd revenue", "FY2024"), ev(ROOM, fact("label:fsd revenue", "FY2024", "$596 million",
+                                                                         kind="text")),
+         "contradicted", "factor of 1,000"),
+    # ---- compute
+    case("derived_margin_rounds_to_the_printed_figure",
+         claim("31.5%", "operating_margin", "FY2024"),
+         ev(ROOM, fact("operating_income", "FY2024", "123,216"), *REV), "supported", "123,216 / 391,035"),
+    case("derived_margin_that_does_not_round_is_contradicted",
+         claim("32.5%", "operating_margin", "FY2024"),
+         ev(ROOM, fact("operating_income", "FY2024", "123,216"), *REV), "contradicted"),
+    case("negative_growth_is_computed_with_its_sign",
+         claim("(10.6)%", "revenue", "FY2023", kind="growth"),
+         ev(ROOM, fact("revenue", "FY2023", "46,298"), fact("revenue", "FY2022", "51,761")), "supported"),
+    case("wrong_sign_growth_is_contradicted",
+         claim("7%", "revenue", "FY2024", kind="growth"),
+         ev(ROOM, fact("revenue", "FY2024", "2,789"), fact("revenue", "FY2023", "3,014")), "contradicted"),
+    case("printed_growth_is_preferred_when_as_precise_as_the_claim",
+         claim("35%", "operating_income", "FY2024", kind="growth"),
+         ev(ROOM, fact("growth:operating_income", "FY2024", "50", 0, unit="percent"),
+            fact("operating_income", "FY2024", "10,417,614", "thousands"),
+            fact("operating_income", "FY2023", "6,954,003", "thousands")), "contradicted", "50"),
+    case("computed_growth_is_used_when_the_printed_one_is_coarser",
+         claim("49.8%", "operating_income", "FY2024", kind="growth"),
+         ev(ROOM, fact("growth:operating_income", "FY2024", "50", 0, unit="percent"),
+            fact("operating_income", "FY2024", "10,417,614", "thousands"),
+            fact("operating_income", "FY2023", "6,954,003", "thousands")), "supported", "computed"),
+    case("growth_needs_the_prior_period_to_compute",
+         claim("5%", "revenue", "FY2022", kind="growth"), ev(ROOM, *REV), "no-evidence", "not for FY2021"),
+    case("coverage_ratio_divides_by_the_size_of_an_outflow",
+         claim("1.3x", "ratio:operating_cash_flow/capex", "FY2024", kind="ratio"),
+         ev(ROOM, fact("operating_cash_flow", "FY2024", "14,923"), fact("capex", "FY2024", "(11,339)")), "supported"),
+    case("share_of_total_is_computed",
+         claim("46%", "cloud_revenue", "FY2024", kind="share"),
+         ev(ROOM, fact("cloud_revenue", "FY2024", "687,619", "thousands"),
+            fact("revenue", "FY2024", "1,483,296", "thousands")), "supported"),
+    case("wrong_share_of_total_is_contradicted",
+         claim("52%", "cloud_revenue", "FY2024", kind="share"),
+         ev(ROOM, fact("share:cloud_revenue", "FY2024", "46", 0, unit="percent"),
+            fact("cloud_revenue", "FY2024", "687,619", "thousands"),
+            fact("revenue", "FY2024", "1,483,296", "thousands")), "contradicted"),
+    case("segment_margin_divides_by_the_segments_revenue",
+         claim("37%", "operating_margin", "FY2024", basis="segment:AWS"),
+         ev(ROOM, fact("operating_income", "FY2024", "39,834", basis="segment:AmazonWebServicesSegmentMember"),
+            fact("revenue", "FY2024", "107,556", basis="segment:AmazonWebServicesSegmentMember"),
+            fact("operating_income", "FY2024", "68,593"), fact("revenue", "FY2024", "637,959")), "supported"),
+    # ---- band
+    case("one_decimal_billions_band_is_half_a_tenth_inside", claim("$2.8B", "revenue", "FY2024"),
+         ev(ROOM, fact("revenue", "FY2024", "2,849")), "supported"),
+    case("one_decimal_billions_band_is_half_a_tenth_outside", claim("$2.8B", "revenue", "FY2024"),
+         ev(ROOM, fact("revenue", "FY2024", "2,851")), "contradicted"),
+    case("whole_millions_band_is_half_a_million", claim("$2,806M", "revenue", "FY2024"),
+         ev(ROOM, fact("revenue", "FY2024", "2,806,499", "thousands")), "supported"),
+    case("whole_millions_band_excludes_a_million_off", claim("$2,806M", "revenue", "FY2024"),
+         ev(ROOM, fact("revenue", "FY2024", "2,807,000", "thousands")), "contradicted"),
+    case("whole_percent_band_is_half_a_point_inclusive", claim("36%", "gross_margin", "FY2024"),
+         ev(ROOM, fact("gross_margin", "FY2024", "36.5", 0, unit="percent")), "supported"),
+    case("whole_percent_band_excludes_six_tenths", claim("36%", "gross_margin", "FY2024"),
+         ev(ROOM, fact("gross_margin", "FY2024", "36.6", 0, unit="percent")), "contradicted"),
+    case("approximate_figure_gets_a_full_unit", claim("~$20B", "revenue", "FY2024"),
+         ev(ROOM, fact("revenue", "FY2024", "20,950")), "supported"),
+    case("approximate_figure_is_still_bounded", claim("~$20B", "revenue", "FY2024"),
+         ev(ROOM, fact("revenue", "FY2024", "21,200")), "contradicted"),
+    case("approximate_millions_of_units", claim("~1.79M", "deliveries", "FY2024", basis="operating metric"),
+         ev(ROOM, fact("deliveries", "FY2024", "1,789,226", 0, unit="count", basis="operating metric")), "supported"),
+    case("over_a_bound_holds_at_the_bound", claim("over 1,000", "customers", "FY2024"),
+         ev(ROOM, fact("customers", "FY2024", "1,000", 0, unit="count", instant=True)), "supported"),
+    case("over_a_bound_fails_below_it", claim("over 1,000", "customers", "FY2024"),
+         ev(ROOM, fact("customers", "FY2024", "999", 0, unit="count", instant=True)), "contradicted"),
+    case("a_coarser_room_figure_widens_the_band_to_its_own_precision", claim("$94.93B", "revenue", "FY2024"),
+         ev(ROOM, fact("revenue", "FY2024", "$94.9 billion", "billions", kind="text")), "supported", "only to"),
+    # ---- basis
+    case("non_gaap_match_is_different_basis_naming_both", claim("$1.64", "eps_diluted", "FY2024"),
+         ev(ROOM, fact("eps_diluted", "FY2024", "$0.97", 0, unit="USD/share"),
+            fact("eps_diluted", "FY2024", "$1.64", 0, unit="USD/share", basis="non-GAAP")),
+         "different-basis", "reported (GAAP)", "non-GAAP"),
+    case("stated_non_gaap_claim_matches_non_gaap", claim("$1.64", "eps_diluted", "FY2024", basis="non-GAAP"),
+         ev(ROOM, fact("eps_diluted", "FY2024", "$0.97", 0, unit="USD/share"),
+            fact("eps_diluted", "FY2024", "$1.64", 0, unit="USD/share", basis="non-GAAP")), "supported"),
+    case("unqualified_claim_is_read_as_gaap", claim("$0.97", "eps_diluted", "FY2024"),
+         ev(ROOM, fact("eps_diluted", "FY2024", "$0.97", 0, unit="USD/share"),
+            fact("eps_diluted", "FY2024", "$1.64", 0, unit="USD/share", basis="non-GAAP")), "supported"),
+    case("a_companys_own_non_gaap_measure_is_its_basis", claim("$52.1B", "free_cash_flow", "FY2024"),
+         ev(ROOM, fact("free_cash_flow", "FY2024", "52,103", basis="non-GAAP"),
+            fact("operating_cash_flow", "FY2024", "91,328")), "supported"),
+    case("operating_cash_flow_presented_as_fcf_is_different_basis", claim("$115.9B", "free_cash_flow", "FY2024"),
+         ev(ROOM, fact("free_cash_flow", "FY2024", "38,219", basis="non-GAAP"),
+            fact("operating_cash_flow", "FY2024", "115,877")), "different-basis", "operating cash flow"),
+    case("constant_currency_growth_is_different_basis", claim("17%", "revenue", "Q2 FY2025", kind="growth"),
+         ev(ROOM, fact("growth:revenue", "Q2 FY2025", "16", 0, unit="percent", doc=Q10),
+            fact("growth:revenue", "Q2 FY2025", "17", 0, unit="percent", basis="constant-currency", doc=Q10)),
+         "different-basis", "constant-currency"),
+    case("segment_margin_presented_as_total_is_different_basis", claim("18.4%", "gross_margin", "FY2024"),
+         ev(ROOM, fact("gross_margin", "FY2024", "17.9", 0, unit="percent"),
+            fact("gross_margin", "FY2024", "18.4", 0, unit="percent", basis="segment:TotalAutomotiveMember")),
+         "different-basis"),
+    case("a_dimensioned_fact_is_not_the_total",
+         claim("$201.2B", "revenue", "FY2024"),
+         ev(ROOM, fact("revenue", "FY2024", "201,183", dims={"srt:ProductOrServiceAxis": "us-gaap:IPhoneMember"}),
+            *REV), "different-basis"),
+    case("only_other_basis_figures_that_miss_is_no_evidence", claim("$5.0B", "ebitda", "FY2024"),
+         ev(ROOM, fact("adjusted_ebitda", "FY2024", "4,000", basis="non-GAAP")), "no-evidence"),
+    case("no_same_basis_figure_but_another_basis_matches_is_different_basis",
+         claim("15%", "operating_margin", "FY2024"),
+         ev(ROOM, fact("operating_margin", "FY2024", "15.2", 0, unit="percent", basis="non-GAAP")), "different-basis"),
+    case("another_period_on_another_basis_never_supports",
+         claim("$1.46", "eps_diluted", "FY2024"),
+         ev(ROOM, fact("eps_diluted", "FY2024", "$0.97", 0, unit="USD/share"),
+            fact("eps_diluted", "FY2023", "$1.46", 0, unit="USD/share")), "contradicted", "period shift"),
+    # ---- conflicts
+    case("restated_figure_from_the_later_filing_wins_over_the_earlier",
+         claim("$383.3B", "revenue", "FY2023"),
+         ev(ROOM + [cov("acme-10-K-FY2023.html", "Acme Inc.", "FY2023", "FY2022", filed=date(2023, 11, 3))],
+            fact("revenue", "FY2023", "383,285"), fact("revenue", "FY2023", "380,000", doc="acme-10-K-FY2023.html")),
+         "supported", "superseded"),
+    case("matching_only_the_superseded_figure_is_contradicted",
+         claim("$380.0B", "revenue", "FY2023"),
+         ev(ROOM + [cov("acme-10-K-FY2023.html", "Acme Inc.", "FY2023", "FY2022", filed=date(2023, 11, 3))],
+            fact("revenue", "FY2023", "383,285"), fact("revenue", "FY2023", "380,000", doc="acme-10-K-FY2023.html")),
+         "contradicted", "superseded"),
+    case("agreeing_figures_at_different_precision_are_not_a_conflict",
+         claim("$94.9B", "revenue", "Q4 FY2024"),
+         ev([cov(PR, "Acme Inc.", "Q4 FY2024")], fact("revenue", "Q4 FY2024", "$94.9 billion", "billions", doc=PR),
+            fact("revenue", "Q4 FY2024", "94,930", doc=PR)), "supported"),
+]
+
+
+@pytest.mark.parametrize(("c", "e", "verdict", "needles"), CASES)
+def test_rule(c, e, verdict, needles):
+    v = verify(c, e)
+    assert v.verdict == verdict, v.reason
+    for needle in needles:
+        assert needle in v.reason, v.reason
+
+
+def test_evaluate_streams_every_rule_in_order_then_one_verdict():
+    items = list(evaluate(claim("$391.0B", "revenue", "FY2024"), ev(ROOM, *REV)))
+    assert [i.rule for i in items[:-1]] == list(RULES)
+    assert all(isinstance(i, RuleOutcome) for i in items[:-1])
+    assert isinstance(items[-1], Verdict)
+    assert items[-1].trace == items[:-1]
+
+
+def test_rules_after_the_deciding_one_are_skipped():
+    v = verify(claim("$274.5B", "revenue", "FY2020"), ev(ROOM, *REV))
+    assert v.trace[0].outcome == "decided"
+    assert [t.outcome for t in v.trace[1:]] == ["skip"] * 7
+
+
+def test_verdict_carries_base_unit_values_tolerance_and_citations():
+    v = verify(claim("$391.0B", "revenue", "FY2024"), ev(ROOM, *REV))
+    assert (v.claimed, v.found, v.tolerance) == (Decimal("391.0E9"), Decimal("391035E6"), Decimal("0.05E9"))
+    assert [(c.document, c.as_printed, c.role) for c in v.citations] == [(K10, "391,035", "evidence")]
+    assert all(isinstance(x, Decimal) for x in (v.claimed, v.found, v.tolerance))
+
+
+def test_derived_verdict_cites_each_input_with_its_role():
+    v = verify(claim("31.5%", "operating_margin", "FY2024"), ev(ROOM, fact("operating_income", "FY2024", "123,216"), *REV))
+    assert [(c.as_printed, c.role) for c in v.citations] == [("123,216", "numerator"), ("391,035", "denominator")]
+    assert v.found is not None and abs(v.found - Decimal("31.51")) < Decimal("0.01")
+
+
+def test_period_shift_cites_the_other_periods_figure():
+    v = verify(claim("$97.0B", "net_income", "FY2024"),
+               ev(ROOM, fact("net_income", "FY2024", "93,736"), fact("net_income", "FY2023", "96,995")))
+    assert [(c.as_printed, c.role) for c in v.citations] == [("93,736", "evidence"), ("96,995", "other-period")]
+
+
+def test_different_basis_cites_both_figures():
+    v = verify(claim("$1.64", "eps_diluted", "FY2024"),
+               ev(ROOM, fact("eps_diluted", "FY2024", "$0.97", 0, unit="USD/share"),
+                  fact("eps_diluted", "FY2024", "$1.64", 0, unit="USD/share", basis="non-GAAP")))
+    assert [(c.as_printed, c.role) for c in v.citations] == [("$0.97", "evidence"), ("$1.64", "other-basis")]
+
+
+def test_superseded_figure_is_cited_with_its_role():
+    v = verify(claim("$383.3B", "revenue", "FY2023"),
+               ev(ROOM + [cov("old.html", "Acme Inc.", "FY2023", filed=date(2023, 11, 3))],
+                  fact("revenue", "FY2023", "383,285"), fact("revenue", "FY2023", "380,000", doc="old.html")))
+    assert ("old.html", "superseded") in [(c.document, c.role) for c in v.citations]
+
+
+@pytest.mark.parametrize(
+    ("printed", "band"),
+    [
+        pytest.param("$2.8B", Decimal("0.05E9"), id="tenths_of_billions"),
+        pytest.param("$2,806M", Decimal("0.5E6"), id="whole_millions"),
+        pytest.param("36%", Decimal("0.5"), id="whole_percent"),
+        pytest.param("~$20B", Decimal("1E9"), id="approximate_is_a_full_unit"),
+        pytest.param("~$250B", Decimal("2.5E9"), id="approximate_is_at_least_one_percent"),
+        pytest.param("$1.64", Decimal("0.005"), id="cents"),
+        pytest.param("50 bps", Decimal("0.005"), id="basis_points_in_points"),
+    ],
+)
+def test_tolerance_comes_from_the_printed_precision(printed, band):
+    assert tolerance(claim(printed, "revenue", "FY2024")) == band
+
+
+@pytest.mark.parametrize(
+    ("c", "expected"),
+    [
+        pytest.param(claim("$391.0B", "revenue", "FY2024"),
+                     {"revenue", "arr", "subscription_revenue", "product_revenue", "services_revenue", "segment_revenue"},
+                     id="value_with_alternates"),
+        pytest.param(claim("31.5%", "operating_margin", "FY2024"),
+                     {"operating_margin", "operating_income", "revenue"}, id="margin_and_its_parts"),
+        pytest.param(claim("46%", "cloud_revenue", "FY2024", kind="share"),
+                     {"share:cloud_revenue", "cloud_revenue", "revenue"}, id="share_and_the_total"),
+        pytest.param(claim("1.3x", "ratio:operating_cash_flow/capex", "FY2024", kind="ratio"),
+                     {"ratio:operating_cash_flow/capex", "operating_cash_flow", "capex"}, id="ratio_parts"),
+    ],
+)
+def test_needed_metrics_name_everything_the_rules_read(c, expected):
+    assert needed_metrics(c) == expected
+
+
+def test_needed_metrics_for_growth_include_the_quantity_and_its_printed_rate():
+    got = needed_metrics(claim("17%", "free_cash_flow", "FY2024", kind="growth"))
+    assert {"growth:free_cash_flow", "free_cash_flow", "operating_cash_flow", "growth:operating_cash_flow"} == got

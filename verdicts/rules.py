@@ -1,0 +1,896 @@
+"""The verdict rules, in the order they run: scope, locate, unit, period, scale, compute, band, basis.
+
+A claim and the evidence the services gathered go in; one ``RuleOutcome`` per rule streams out as it
+completes, then exactly one ``Verdict``. Pure: no I/O, every comparison in ``Decimal``.
+
+Conventions the fact service shares with these rules:
+- a printed growth rate is a fact with metric ``growth:<metric>`` (percent points), a printed share
+  of total revenue ``share:<metric>``; a claimed ratio of two quantities is ``ratio:<num>/<den>``;
+- ``Coverage.filed`` (or, failing that, the latest period a document covers) orders documents when
+  two of them disagree on one slot: the later one wins and the other is cited as ``superseded``.
+
+Tolerance (the band) comes from the claim as printed: half a unit of its last digit, at its scale
+("$2.8B" is +/-0.05B, "36%" +/-0.5pt); an approximate figure ("~$20B") gets one full unit of its
+last digit or 1% of the value, whichever is larger; a bound ("over 1,000") holds when the room's
+figure is on its side (>= 1,000). When the room prints its figure more coarsely than the claim, the
+band widens to the room's own half unit: the room cannot say more than it printed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+
+from parsers.entities import same_entity
+from parsers.metrics import REGISTRY, alternates, basis_from_text, by_id, normalise_label
+from parsers.model import Claim, Fact, FactSource
+from parsers.numbers import parse_printed, scale_name
+from parsers.periods import MONTHS, label_for_span, parse_fye, period_from_text
+from verdicts.model import Citation, Coverage, Evidence, PassageHit, RuleOutcome, Verdict
+
+__all__ = [
+    "evaluate",
+    "growth_metric",
+    "needed_metrics",
+    "ratio_metric",
+    "share_metric",
+    "tolerance",
+    "verify",
+]
+
+RULES = ("scope", "locate", "unit", "period", "scale", "compute", "band", "basis")
+_ZERO = Decimal(0)
+_HUNDRED = Decimal(100)
+
+
+def growth_metric(metric: str) -> str:
+    """Metric id of a printed year-over-year growth rate of ``metric``."""
+    return f"growth:{metric}"
+
+
+def share_metric(metric: str) -> str:
+    """Metric id of a printed share of total revenue held by ``metric``."""
+    return f"share:{metric}"
+
+
+def ratio_metric(numerator: str, denominator: str) -> str:
+    """Metric id of a claimed ratio between two quantities ("OCF covered capex 1.3x")."""
+    return f"ratio:{numerator}/{denominator}"
+
+
+# ---------------------------------------------------------------- what the claim asks
+
+
+@dataclass(frozen=True, slots=True)
+class _Question:
+    """The claim restated as lookups: the figure printed directly, or the inputs to compute it."""
+
+    kind: str
+    """``value``, ``growth``, ``margin`` (a/b in percent), ``share`` (a/b in percent) or ``ratio`` (a/b)."""
+    metric: str
+    printed: tuple[str, ...]
+    alternates: tuple[str, ...] = ()
+    num: str | None = None
+    den: str | None = None
+
+
+def _question(claim: Claim) -> _Question:
+    m = claim.metric or ("label:" + normalise_label(claim.label))
+    if m.startswith("ratio:") and "/" in m:
+        num, den = m[len("ratio:"):].split("/", 1)
+        return _Question("ratio", m, (m,), num=num, den=den)
+    if claim.kind == "growth":
+        alts = alternates(m)
+        return _Question("growth", m, (growth_metric(m),), alts)
+    if claim.kind == "share":
+        return _Question("share", m, (share_metric(m),), num=m, den=getattr(claim, "denominator", None) or "revenue")
+    reg = by_id(m)
+    ratio_of = reg.ratio_of if reg else None
+    if ratio_of is None and claim.kind in ("margin", "ratio"):
+        margin = next((r for r in REGISTRY if r.ratio_of and r.ratio_of[0] == m), None)
+        if margin is not None:
+            m, ratio_of = margin.id, margin.ratio_of
+        else:
+            ratio_of = (m, "revenue")
+            m = ratio_metric(*ratio_of)
+    if ratio_of is not None:
+        if _DIMENSION.get(claim.unit) == "money":
+            # "Gross margin of $180.7B": the dollar figure, which Apple's statements also call gross margin.
+            return _Question("value", ratio_of[0], (ratio_of[0], m))
+        kind = "ratio" if claim.unit == "multiple" else "margin"
+        return _Question(kind, m, (m,), num=ratio_of[0], den=ratio_of[1])
+    return _Question("value", m, (m,), alternates(m))
+
+
+def needed_metrics(claim: Claim) -> set[str]:
+    """Every metric id whose facts the rules may read for this claim."""
+    q = _question(claim)
+    out = set(q.printed) | set(q.alternates) | {q.metric}
+    out |= {x for x in (q.num, q.den) if x}
+    if q.kind == "growth":
+        out |= {growth_metric(a) for a in q.alternates}
+    return out
+
+
+# ---------------------------------------------------------------- metrics, units, periods, bases
+
+_STOP = frozenset("the of and a an in on for to by with from at as its our total net".split())
+_GENERIC = frozenset("revenue revenues sales".split())
+
+
+def _words(text: str) -> list[str]:
+    t = text.lower().replace("&", " and ")
+    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in re.findall(r"\b[a-z][a-z0-9]*", t)]
+
+
+def _label_key(metric: str) -> frozenset[str]:
+    # "Energy generation & storage revenue" and the row "Energy generation and storage" are one label.
+    words = {w for w in _words(metric.removeprefix("label:")) if w not in _STOP}
+    return frozenset(words - _GENERIC) or frozenset(words)
+
+
+def _same_metric(have: str, want: str) -> bool:
+    if have == want:
+        return True
+    hp, _, hr = have.rpartition("label:")
+    wp, _, wr = want.rpartition("label:")
+    if "label:" not in have or "label:" not in want or hp != wp:
+        return False
+    hk, wk = _label_key(hr), _label_key(wr)
+    return bool(hk) and hk == wk
+
+
+_DIMENSION = {
+    "USD": "money", "currency": "money", "percent": "percent", "pp": "points", "bp": "points",
+    "count": "count", "shares": "count", "USD/share": "per-share", "multiple": "multiple", "other": "other",
+}
+
+
+def _dimension(unit: str) -> str:
+    return _DIMENSION.get(unit, "other")
+
+
+def _claim_dimension(claim: Claim, q: _Question) -> str:
+    dim = _dimension(claim.unit)
+    reg = by_id(q.metric)
+    # "$1.64" prints like money; for an EPS claim it is dollars per share.
+    return "per-share" if dim == "money" and reg is not None and reg.unit == "USD/share" else dim
+
+
+def _in_points(value: Decimal, unit: str) -> Decimal:
+    # Basis points and percentage points are one dimension; percent (a level) is another.
+    return value / _HUNDRED if unit == "bp" else value
+
+
+_PERIOD_FORMS = (
+    (re.compile(r"^(Q[1-4]|H[12]|[369]M)\s*(?:FY|F)?\s*'?(\d{4}|\d{2})$"), "{0} FY{1}"),
+    (re.compile(r"^(?:FY|F)\s*'?(\d{4}|\d{2})$"), "FY{0}"),
+    (re.compile(r"^(\d{4})$"), "FY{0}"),
+)
+
+
+def _norm_period(label: str | None) -> str:
+    t = re.sub(r"\s+", " ", (label or "").strip().upper())
+    for pat, form in _PERIOD_FORMS:
+        if m := pat.match(t):
+            parts = [g if not g.isdigit() or len(g) == 4 else str(2000 + int(g)) for g in m.groups()]
+            return form.format(*parts)
+    return t
+
+
+def _fiscal_year(label: str) -> int | None:
+    m = re.search(r"FY(\d{4})$", label)
+    return int(m.group(1)) if m else None
+
+
+def _prior(label: str) -> str | None:
+    fy = _fiscal_year(label)
+    return None if fy is None else label[: -4] + str(fy - 1)
+
+
+def _same_period(claimed: str, fact: Fact) -> bool:
+    have = _norm_period(fact.period)
+    if have == claimed:
+        return True
+    # An instant takes the label of the period it closes: the year-end balance answers "Q4 FY2025" too.
+    if fact.period_start is None:
+        fy = _fiscal_year(claimed)
+        return fy is not None and {have, claimed} == {f"FY{fy}", f"Q4 FY{fy}"}
+    return False
+
+
+def _period_order(label: str) -> tuple[int, int]:
+    fy = _fiscal_year(label) or 0
+    m = re.match(r"(Q|H|)(\d)?M?", label)
+    if label.startswith("FY"):
+        return fy, 4
+    if m and m.group(1) == "Q":
+        return fy, int(m.group(2))
+    if m and m.group(1) == "H":
+        return fy, 2 * int(m.group(2))
+    return fy, 3
+
+
+_BASIS_DROP = frozenset("segment member total and the of reportable operating axis".split())
+
+
+def _member_words(member: str) -> tuple[str, ...]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", member)
+    return tuple(w for w in re.findall(r"[a-z0-9]+", spaced.lower().replace("&", " and ")) if w not in _BASIS_DROP)
+
+
+def _root_metric(metric: str) -> str:
+    for prefix in ("growth:", "share:"):
+        metric = metric.removeprefix(prefix)
+    return metric
+
+
+def _basis_key(basis: str, metric: str, dimensions: dict[str, str] | None = None) -> str:
+    """The basis family a figure belongs to; two figures are comparable when their keys match."""
+    low = (basis or "").strip().lower()
+    if low.startswith("segment"):
+        member = basis.rsplit(":", 1)[1] if ":" in basis else ""
+        return "segment:" + " ".join(_member_words(member))
+    if dimensions and low in ("", "gaap", "reported", "operating metric"):
+        # A dimensioned fact is a slice (a segment, a product line), never the company total.
+        return "segment:" + " ".join(_member_words(" ".join(v.rsplit(":", 1)[-1] for v in dimensions.values())))
+    if "constant" in low:
+        return "constant-currency"
+    if "organic" in low:
+        return "organic"
+    reg = by_id(_root_metric(metric))
+    if reg is not None and reg.basis != "GAAP":
+        # Free cash flow is non-GAAP by definition and deliveries an operating metric: the
+        # company's own measure is the same basis whatever the qualifier says.
+        return "own"
+    return "non-GAAP" if ("non" in low and "gaap" in low) or "adjusted" in low else "reported"
+
+
+def _same_basis(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if not (a.startswith("segment:") and b.startswith("segment:")):
+        return False
+    wa, wb = a[len("segment:"):].split(), b[len("segment:"):].split()
+    if not wa or not wb:
+        return False
+    ja, jb = "".join(wa), "".join(wb)
+    return ja == jb or "".join(w[0] for w in wa) == jb or "".join(w[0] for w in wb) == ja
+
+
+def _basis_name(key: str, name: str) -> str:
+    """ "reported (GAAP) revenue", "non-GAAP diluted EPS", "aws segment operating margin"."""
+    if key.startswith("segment:"):
+        return f"{key[len('segment:'):] or 'a'} segment {name}"
+    if key == "own":
+        return name
+    return f"{ {'reported': 'reported (GAAP)'}.get(key, key)} {name}"
+
+
+def _metric_name(metric: str) -> str:
+    if metric.startswith("growth:"):
+        return _metric_name(metric[len("growth:"):]) + " growth"
+    if metric.startswith("share:"):
+        return _metric_name(metric[len("share:"):]) + " share of revenue"
+    if metric.startswith("ratio:"):
+        num, _, den = metric[len("ratio:"):].partition("/")
+        return f"{_metric_name(num)} to {_metric_name(den)}"
+    if metric.startswith("label:"):
+        return metric[len("label:"):]
+    reg = by_id(metric)
+    return reg.names[0] if reg else metric.replace("_", " ")
+
+
+# ---------------------------------------------------------------- numbers
+
+
+def _claimed(claim: Claim) -> Decimal:
+    return _in_points(claim.value.scaleb(claim.scale), claim.unit)
+
+
+def tolerance(claim: Claim) -> Decimal:
+    """The band the claim's own printing allows, in base units (see the module docstring)."""
+    half = _in_points(Decimal(5).scaleb(claim.scale - claim.decimals - 1), claim.unit)
+    if claim.bound == "approx":
+        return max(half * 2, abs(_claimed(claim)) / _HUNDRED)
+    return half
+
+
+_PRINTED_NUMBER = re.compile(r"\d[\d,]*(?:\.(\d+))?")
+
+
+def _half_unit(fact: Fact) -> Decimal:
+    m = _PRINTED_NUMBER.search(fact.as_printed or "")
+    if not m:
+        return _ZERO
+    return _in_points(Decimal(5).scaleb(fact.scale - len(m.group(1) or "") - 1), fact.unit)
+
+
+def _fmt(value: Decimal, dim: str) -> str:
+    if dim == "percent":
+        return f"{value.quantize(Decimal('0.01'))}%"
+    if dim == "points":
+        return f"{value.quantize(Decimal('0.01'))}pp"
+    if dim == "multiple":
+        return f"{value.quantize(Decimal('0.01'))}x"
+    if dim == "per-share":
+        return f"${value.quantize(Decimal('0.01'))}"
+    sign, mag = ("-" if value < 0 else ""), abs(value)
+    unit = "$" if dim == "money" else ""
+    for power, suffix in ((12, "T"), (9, "B"), (6, "M")):
+        if mag >= Decimal(10) ** power:
+            scaled = format(mag.scaleb(-power).quantize(Decimal("0.001")).normalize(), "f")
+            return f"{sign}{unit}{scaled}{suffix}"
+    return f"{sign}{unit}{mag.normalize():,f}"
+
+
+# ---------------------------------------------------------------- candidates
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """One figure the claim may be compared with: printed in the room or computed from it."""
+
+    value: Decimal
+    metric: str
+    basis: str
+    period: str
+    how: str
+    """``printed`` or ``computed``."""
+    inputs: tuple[tuple[Fact, str], ...]
+    """The cited facts with their citation roles."""
+    half: Decimal
+    recency: tuple[date, tuple[int, int]]
+    alternate: bool = False
+    arithmetic: str = ""
+
+
+@dataclass(slots=True)
+class _Decision:
+    verdict: str
+    reason: str
+    found: Decimal | None = None
+    band: Decimal | None = None
+    cited: list[tuple[Fact, str]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Run:
+    claim: Claim
+    evidence: Evidence
+    q: _Question
+    entity: str = ""
+    period: str = ""
+    dim: str = ""
+    claimed: Decimal = _ZERO
+    tol: Decimal = _ZERO
+    docs: list[Coverage] = field(default_factory=list)
+    facts: list[tuple[Fact, str]] = field(default_factory=list)
+    """(fact, use): use is ``printed``, ``alternate``, ``num``, ``den`` or ``base``."""
+    candidates: list[_Candidate] = field(default_factory=list)
+    scale_shift: int = 0
+    decision: _Decision | None = None
+    decided_by: str = ""
+
+    def recency(self, fact: Fact) -> tuple[date, tuple[int, int]]:
+        for c in self.evidence.coverage:
+            if c.document == fact.document:
+                latest = max((_period_order(_norm_period(p)) for p in c.periods), default=(0, 0))
+                return c.filed or date.min, latest
+        return date.min, (0, 0)
+
+    def basis(self, fact: Fact) -> str:
+        return _basis_key(fact.basis, fact.metric, fact.dimensions)
+
+    @property
+    def claim_basis(self) -> str:
+        return _basis_key(self.claim.basis, self.q.metric)
+
+    def label(self) -> str:
+        return f"{self.entity} {self.period}".strip()
+
+
+# ---------------------------------------------------------------- rule 1: scope
+
+
+def _scope(run: _Run) -> RuleOutcome:
+    claim, coverage = run.claim, run.evidence.coverage
+    entities = {c.entity for c in coverage if c.entity}
+    run.entity = claim.entity or (next(iter(entities)) if len(entities) == 1 else "")
+    run.period = _norm_period(claim.period)
+    if not run.entity or not claim.period:
+        missing = "company" if not run.entity else "period"
+        return _decide(run, "scope", "no-evidence", f"The claim names no {missing}, so there is nothing to look up.")
+    run.docs = [c for c in coverage if same_entity(c.entity, run.entity)]
+    fy = _fiscal_year(run.period)
+    covering = [
+        c for c in run.docs
+        if any(_norm_period(p) == run.period or (fy is not None and _fiscal_year(_norm_period(p)) == fy) for p in c.periods)
+    ]
+    if not covering:
+        held = sorted({_norm_period(p) for c in run.docs for p in c.periods}, key=_period_order)
+        instead = f" (the room's {run.entity} documents cover {', '.join(held)})" if held else ""
+        return _decide(
+            run, "scope", "no-evidence",
+            f"No document covers {run.label()}; {len(coverage)} documents searched{instead}.",
+        )
+    return RuleOutcome("scope", "pass", f"{len(covering)} of {len(coverage)} documents cover {run.label()}: "
+                       + ", ".join(c.document for c in covering))
+
+
+# ---------------------------------------------------------------- rule 2: locate
+
+
+def _uses(q: _Question, metric: str) -> list[str]:
+    uses = []
+    if any(_same_metric(metric, p) for p in q.printed):
+        uses.append("printed")
+    if q.kind == "value" and any(_same_metric(metric, a) for a in q.alternates):
+        uses.append("alternate")
+    if q.kind == "growth":
+        if any(_same_metric(metric, growth_metric(a)) for a in q.alternates):
+            uses.append("alternate")
+        if any(_same_metric(metric, b) for b in (q.metric, *q.alternates)):
+            uses.append("base")
+    if q.num and (_same_metric(metric, q.num) or metric == q.metric):
+        uses.append("num")
+    if q.den and _same_metric(metric, q.den):
+        uses.append("den")
+    return uses
+
+
+def _locate(run: _Run) -> RuleOutcome:
+    q = run.q
+    for fact in run.evidence.facts:
+        if same_entity(fact.entity, run.entity):
+            run.facts.extend((fact, use) for use in _uses(q, fact.metric))
+    source = "facts"
+    if not run.facts and q.metric.startswith("label:"):
+        run.facts = [(f, "printed") for f in _passage_facts(run)]
+        source = "passages"
+    name = _metric_name(q.metric)
+    if not run.facts:
+        searched = f"{len(run.docs)} {run.entity} documents searched"
+        passages = f" and {len(run.evidence.passages)} passages" if run.evidence.passages else ""
+        return _decide(run, "locate", "no-evidence", f"Nothing in the room states {name} for {run.entity}; {searched}{passages}.")
+    docs = sorted({f.document for f, _ in run.facts})
+    return RuleOutcome("locate", "pass", f"{len({id(f) for f, _ in run.facts})} {source} for {run.entity} {name} in "
+                       + ", ".join(docs))
+
+
+_DATE_LIST = re.compile(
+    r"\b(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?\s+(\d{1,2}),?\s+(\d{4})((?:\s*,?\s*(?:and\s+)?\d{4}\b)*)",
+    re.I,
+)
+_SPAN_BEFORE = re.compile(r"(three|six|nine|twelve)[\s-]+months?|(years?|fiscal)\b", re.I)
+
+
+def _passage_periods(text: str, fye: tuple[int, int] | None) -> tuple[list[tuple[str, date | None, date]], str]:
+    """Periods a sentence names, in order, and the sentence with its dates blanked out."""
+    out: list[tuple[str, date | None, date]] = []
+    blanked = text
+    for m in _DATE_LIST.finditer(text):
+        month, day = MONTHS[m.group(1).lower()], int(m.group(2))
+        years = [int(m.group(3)), *map(int, re.findall(r"\d{4}", m.group(4) or ""))]
+        span = None
+        for s in _SPAN_BEFORE.finditer(text[max(0, m.start() - 40): m.start()]):
+            span = s
+        months = 0
+        if span is not None:
+            months = {"three": 3, "six": 6, "nine": 9, "twelve": 12}.get((span.group(1) or "").lower(), 12)
+        for y in years:
+            try:
+                end = date(y, month, day)
+            except ValueError:
+                continue
+            start = end - timedelta(days=int(months * Decimal("30.44")) - 1) if months else None
+            out.append((label_for_span(start, end, fye), start, end))
+        blanked = blanked[: m.start()] + " " * (m.end() - m.start()) + blanked[m.end():]
+    if not out and (label := period_from_text(text, fye)):
+        out.append((_norm_period(label), None, date.min))
+        blanked = re.sub(r"\b(?:19|20)\d{2}\b", "    ", blanked)
+    return out, blanked
+
+
+def _passage_facts(run: _Run) -> list[Fact]:
+    """Figures read from BM25 passages for a label claim, as a text-fact parser would read them."""
+    wanted = _label_key(run.claim.label or run.q.metric)
+    docs = {c.document: c for c in run.docs}
+    out: list[Fact] = []
+    for hit in run.evidence.passages:
+        cov = docs.get(hit.document)
+        if cov is None or not wanted or not wanted <= set(_words(hit.text)):
+            continue
+        periods, blanked = _passage_periods(hit.text, parse_fye(cov.fiscal_year_end))
+        figures = [p for p in parse_printed(blanked) if _dimension(p.unit) == run.dim]
+        if not periods or not figures:
+            continue
+        if len(periods) == 1:
+            paired = [(f, periods[0]) for f in figures]
+        elif len(periods) == len(figures):
+            # "over 1,510 and over 1,330 as of April 30, 2025 and 2024": respectively, in order.
+            paired = list(zip(figures, periods))
+        else:
+            continue
+        prev_end = 0
+        for fig, (label, start, end) in paired:
+            basis = basis_from_text(blanked[prev_end: fig.start]) or "GAAP"
+            prev_end = fig.end
+            snippet = hit.text if len(hit.text) <= 160 else hit.text[:157] + "..."
+            out.append(Fact(
+                entity=run.entity, metric=run.q.metric, label=hit.text, basis=basis, period=label,
+                period_start=start, period_end=end if end != date.min else None,
+                value=_in_points(fig.value.scaleb(fig.scale), fig.unit), unit=fig.unit, scale=fig.scale,
+                currency=fig.currency, as_printed=fig.text,
+                source=FactSource(kind="text", section=hit.section, page=hit.page,
+                                  locator=f"{hit.section or 'text'}: \u201c{snippet}\u201d"),
+                document=hit.document,
+            ))
+    return out
+
+
+# ---------------------------------------------------------------- rule 3: unit
+
+
+def _unit_fits(run: _Run, fact: Fact, use: str) -> bool:
+    dim = _dimension(fact.unit)
+    if run.claim.currency and fact.currency and run.claim.currency != fact.currency:
+        return False
+    if use in ("printed", "alternate"):
+        return dim == run.dim
+    return dim in ("money", "count", "per-share")
+
+
+def _unit(run: _Run) -> RuleOutcome:
+    kept = [(f, u) for f, u in run.facts if _unit_fits(run, f, u)]
+    dropped = [(f, u) for f, u in run.facts if (f, u) not in kept and not any(f is k for k, _ in kept)]
+    run.facts = kept
+    note = "; set aside " + ", ".join(f"{f.as_printed} ({f.unit})" for f, _ in dropped[:3]) if dropped else ""
+    if not kept:
+        units = sorted({f.unit for f, _ in dropped})
+        return _decide(run, "unit", "no-evidence",
+                       f"The room states {_metric_name(run.q.metric)} for {run.entity} only in {', '.join(units)}, "
+                       f"which cannot be compared with the claim's {run.claim.unit}.")
+    return RuleOutcome("unit", "fail" if dropped else "pass", f"claim in {run.claim.unit} ({run.dim}){note}")
+
+
+# ---------------------------------------------------------------- rule 4: period
+
+
+def _comparison(run: _Run) -> str | None:
+    return _norm_period(run.claim.comparison_period) if run.claim.comparison_period else _prior(run.period)
+
+
+def _period(run: _Run) -> RuleOutcome:
+    here = [(f, u) for f, u in run.facts if _same_period(run.period, f)]
+    printed = [f for f, u in here if u in ("printed", "alternate")]
+    computable = False
+    if run.q.kind in ("margin", "share", "ratio"):
+        computable = any(u == "num" for _, u in here) and any(u == "den" for _, u in here)
+    elif run.q.kind == "growth":
+        prior = _comparison(run)
+        computable = any(u == "base" for _, u in here) and prior is not None and any(
+            u == "base" and _same_period(prior, f) for f, u in run.facts)
+    if not printed and not computable:
+        other = sorted({_norm_period(f.period) for f, _ in run.facts}, key=_period_order)
+        what = _metric_name(run.q.metric)
+        if run.q.kind == "growth" and any(u == "base" for _, u in here):
+            return _decide(run, "period", "no-evidence",
+                           f"The room has {what} for {run.label()} but not for {_comparison(run)}, "
+                           f"so the growth cannot be computed, and it prints no growth rate.")
+        return _decide(run, "period", "no-evidence",
+                       f"The room has {what} for {run.entity} only for {', '.join(other)}, not for {run.period}; "
+                       f"a figure from another period is not evidence for this one.")
+    others = len({id(f) for f, _ in run.facts}) - len({id(f) for f, _ in here})
+    return RuleOutcome("period", "pass", f"{len({id(f) for f, _ in here})} facts for {run.period}"
+                       + (f"; {others} from other periods kept only to explain a mismatch" if others else ""))
+
+
+# ---------------------------------------------------------------- rule 5: scale
+
+
+def _scale(run: _Run) -> RuleOutcome:
+    detail = f"claim {run.claim.printed} = {_fmt(run.claimed, run.dim)} in base units"
+    same = [f for f, u in run.facts if u == "printed" and _same_period(run.period, f)
+            and _same_basis(run.basis(f), run.claim_basis)]
+    if not same or run.q.kind != "value":
+        return RuleOutcome("scale", "pass", detail)
+    fact = max(same, key=run.recency)
+    detail += f"; room {fact.as_printed} in {scale_name(fact.scale)} = {_fmt(fact.value, run.dim)}"
+    if run.claimed and abs(fact.value - run.claimed) > max(run.tol, _half_unit(fact)):
+        for shift in (3, 6, 9, -3, -6, -9):
+            if abs(fact.value - run.claimed.scaleb(shift)) <= run.tol.scaleb(shift):
+                run.scale_shift = shift
+                return RuleOutcome("scale", "fail", detail + f"; the claim is off by a factor of {10 ** abs(shift):,}")
+    return RuleOutcome("scale", "pass", detail)
+
+
+# ---------------------------------------------------------------- rule 6: compute
+
+
+def _printed_candidate(run: _Run, fact: Fact, use: str) -> _Candidate:
+    return _Candidate(
+        value=fact.value, metric=fact.metric, basis=run.basis(fact), period=_norm_period(fact.period),
+        how="printed", inputs=((fact, "evidence"),), half=_half_unit(fact), recency=run.recency(fact),
+        alternate=use == "alternate",
+    )
+
+
+def _best(run: _Run, facts: list[Fact]) -> Fact:
+    return max(facts, key=lambda f: (run.recency(f), -_half_unit(f)))
+
+
+def _groups(run: _Run, use: str) -> dict[tuple[str, str, str], list[Fact]]:
+    out: dict[tuple[str, str, str], list[Fact]] = {}
+    for f, u in run.facts:
+        if u == use:
+            out.setdefault((f.metric, _norm_period(f.period), run.basis(f)), []).append(f)
+    return out
+
+
+def _computed(run: _Run) -> list[_Candidate]:
+    q, out = run.q, []
+    if q.kind in ("margin", "share", "ratio"):
+        nums, dens = _groups(run, "num"), _groups(run, "den")
+        for (_, period, basis), nfacts in nums.items():
+            # A segment's margin divides by that segment's revenue; a non-GAAP margin by reported revenue.
+            options = [fs for (_, p, b), fs in dens.items() if p == period and _same_basis(b, basis)]
+            if not options and not basis.startswith("segment:"):
+                options = [fs for (_, p, b), fs in dens.items() if p == period and b in ("reported", "own")]
+            if not options:
+                continue
+            n, d = _best(run, nfacts), _best(run, options[0])
+            if d.value == 0 or _dimension(n.unit) != _dimension(d.unit):
+                continue
+            # Outflows such as capex are printed in parentheses: a coverage ratio divides by their size.
+            value = n.value / abs(d.value)
+            if q.kind != "ratio":
+                value *= _HUNDRED
+            out.append(_Candidate(
+                value=value, metric=q.metric, basis=basis, period=period, how="computed",
+                inputs=((n, "numerator"), (d, "denominator")), half=_ZERO,
+                recency=max(run.recency(n), run.recency(d)),
+                arithmetic=f"{n.as_printed} / {d.as_printed} = {_fmt(value, 'multiple' if q.kind == 'ratio' else 'percent')}",
+            ))
+    elif q.kind == "growth":
+        bases = _groups(run, "base")
+        for (metric, period, basis), cfacts in bases.items():
+            prior = _comparison(run) if period == run.period else _prior(period)
+            pfacts = [fs for (m, p, b), fs in bases.items() if m == metric and p == prior and _same_basis(b, basis)]
+            if not pfacts:
+                continue
+            c, p = _best(run, cfacts), _best(run, pfacts[0])
+            if p.value == 0:
+                continue
+            value = (c.value - p.value) / abs(p.value) * _HUNDRED
+            out.append(_Candidate(
+                value=value, metric=growth_metric(metric), basis=basis, period=period, how="computed",
+                inputs=((c, "current"), (p, "prior")), half=_ZERO,
+                recency=max(run.recency(c), run.recency(p)), alternate=metric != q.metric,
+                arithmetic=f"{c.as_printed} / {p.as_printed} - 1 = {_fmt(value, 'percent')}",
+            ))
+    return out
+
+
+def _compute(run: _Run) -> RuleOutcome:
+    run.candidates = [_printed_candidate(run, f, u) for f, u in run.facts if u in ("printed", "alternate")]
+    if run.q.kind == "value":
+        return RuleOutcome("compute", "skip", "a value claim: nothing to compute")
+    computed = _computed(run)
+    run.candidates += computed
+    here = [c for c in run.candidates if c.period == run.period or _period_alias(run, c)]
+    if not here:
+        return _decide(run, "compute", "no-evidence",
+                       f"The room neither prints {_metric_name(run.q.printed[0])} for {run.label()} nor holds "
+                       f"both figures needed to compute it.")
+    shown = [c for c in computed if c.period == run.period][:3]
+    detail = "; ".join(c.arithmetic for c in shown) or "nothing computed for the claimed period"
+    printed = [c for c in here if c.how == "printed"]
+    if printed:
+        detail += f"; the room also prints {', '.join(c.inputs[0][0].as_printed for c in printed[:3])}"
+    return RuleOutcome("compute", "pass", detail)
+
+
+def _period_alias(run: _Run, c: _Candidate) -> bool:
+    return c.how == "printed" and _same_period(run.period, c.inputs[0][0])
+
+
+# ---------------------------------------------------------------- rule 7: band
+
+
+def _band_of(run: _Run, c: _Candidate) -> Decimal:
+    return max(run.tol, c.half)
+
+
+def _within(run: _Run, c: _Candidate) -> bool:
+    bound = run.claim.bound
+    if bound in ("ge", "gt"):
+        return c.value >= run.claimed
+    if bound in ("le", "lt"):
+        return c.value <= run.claimed
+    return abs(c.value - run.claimed) <= _band_of(run, c)
+
+
+def _in_period(run: _Run, c: _Candidate) -> bool:
+    return c.period == run.period or _period_alias(run, c)
+
+
+def _same_slot(run: _Run, c: _Candidate) -> bool:
+    return not c.alternate and _same_basis(c.basis, run.claim_basis)
+
+
+def _decisive(run: _Run, pool: list[_Candidate]) -> list[_Candidate]:
+    """The figures that decide a slot: printed at the claim's precision, else computed; latest filing."""
+    printed = [c for c in pool if c.how == "printed"]
+    fine = [c for c in printed if c.half <= run.tol]
+    chosen = fine or [c for c in pool if c.how == "computed"] or printed
+    newest = max(c.recency for c in chosen)
+    return sorted((c for c in chosen if c.recency == newest), key=lambda c: c.half)
+
+
+def _band(run: _Run) -> RuleOutcome:
+    same = [c for c in run.candidates if _in_period(run, c) and _same_slot(run, c)]
+    bound = {"ge": ">=", "gt": ">=", "le": "<=", "lt": "<="}.get(run.claim.bound)
+    want = f"{bound} {_fmt(run.claimed, run.dim)}" if bound else f"{_fmt(run.claimed, run.dim)} +/- {_fmt(run.tol, run.dim)}"
+    if not same:
+        return RuleOutcome("band", "skip", f"claim {want}; no same-basis figure for {run.period} to hold against it")
+    decisive = _decisive(run, same)
+    hit = next((c for c in decisive if _within(run, c)), None)
+    c = hit or decisive[0]
+    return RuleOutcome("band", "pass" if hit else "fail",
+                       f"claim {want}; room {_fmt(c.value, run.dim)} ({c.how}) is {'within' if hit else 'outside'} the band")
+
+
+# ---------------------------------------------------------------- rule 8: basis
+
+
+def _where(c: _Candidate) -> str:
+    fact = c.inputs[0][0]
+    if c.how == "computed":
+        return f"computed {c.arithmetic} from {fact.document}"
+    return f"{fact.as_printed} in {fact.document}"
+
+
+def _basis(run: _Run) -> RuleOutcome:
+    here = [c for c in run.candidates if _in_period(run, c)]
+    same = [c for c in here if _same_slot(run, c)]
+    other = [c for c in here if not _same_slot(run, c)]
+    claim_basis = run.claim_basis
+    name = _metric_name(run.q.metric if run.q.kind != "growth" else growth_metric(run.q.metric))
+    printed = run.claim.printed or str(run.claim.value)
+
+    if same:
+        decisive = _decisive(run, same)
+        hit = next((c for c in decisive if _within(run, c)), None)
+        primary = hit or decisive[0]
+        cited = list(primary.inputs)
+        cited += [x for c in decisive if c is not primary for x in c.inputs][:2]
+        conflict = _conflict_note(run, same, primary, cited)
+        band = _band_of(run, primary)
+        if hit:
+            how = f"computed {primary.arithmetic}" if primary.how == "computed" else f"printed {primary.inputs[0][0].as_printed}"
+            coarse = f", which the room prints only to +/-{_fmt(primary.half, run.dim)}" if primary.half > run.tol else ""
+            return _decide(run, "basis", "supported",
+                           f"{run.entity} {name} for {run.period} is {_fmt(primary.value, run.dim)} ({how}, "
+                           f"{primary.inputs[0][0].document}), matching {printed}{coarse}{conflict}.",
+                           found=primary.value, band=band, cited=cited)
+        match = _best_other(run, other)
+        if match is not None:
+            cited += [(f, "other-basis") for f, _ in match.inputs]
+            what = _metric_name(match.metric) if match.alternate else _basis_name(match.basis, name)
+            return _decide(run, "basis", "different-basis",
+                           f"The {_basis_name(claim_basis, name)} for {run.label()} is {_fmt(primary.value, run.dim)}, not "
+                           f"{printed}; {printed} matches the {what} ({_where(match)}){conflict}.",
+                           found=primary.value, band=band, cited=cited)
+        reason = (f"{run.entity} {name} for {run.period} is {_fmt(primary.value, run.dim)} ({_where(primary)}), "
+                  f"not {printed}")
+        if run.scale_shift:
+            reason += f"; the claim is off by a factor of {10 ** abs(run.scale_shift):,} (a scale error)"
+        shifted = _period_shift(run)
+        if shifted is not None:
+            cited += [(f, "other-period") for f, _ in shifted.inputs]
+            reason += f"; {printed} is the {shifted.period} figure (a period shift)"
+        return _decide(run, "basis", "contradicted", reason + conflict + ".", found=primary.value, band=band, cited=cited)
+
+    match = _best_other(run, other)
+    if match is not None:
+        return _decide(run, "basis", "different-basis",
+                       f"The room has no {_basis_name(claim_basis, name)} for {run.label()}; {printed} matches the "
+                       f"{_basis_name(match.basis, _metric_name(match.metric))} ({_where(match)}).",
+                       found=match.value, band=_band_of(run, match),
+                       cited=[(f, "other-basis") for f, _ in match.inputs])
+    seen = "; ".join(f"{_basis_name(c.basis, _metric_name(c.metric))} {_fmt(c.value, run.dim)}" for c in other[:3])
+    return _decide(run, "basis", "no-evidence",
+                   f"The room has no {_basis_name(claim_basis, name)} for {run.label()}, only figures on other bases "
+                   f"that do not match ({seen}).",
+                   cited=[(f, "other-basis") for c in other[:3] for f, _ in c.inputs])
+
+
+def _best_other(run: _Run, other: list[_Candidate]) -> _Candidate | None:
+    hits = [c for c in other if _within(run, c)]
+    # Prefer the same quantity on another basis over another quantity, and a printed figure over a computed one.
+    hits.sort(key=lambda c: (c.alternate, c.how != "printed", c.half))
+    return hits[0] if hits else None
+
+
+def _period_shift(run: _Run) -> _Candidate | None:
+    shifted = [c for c in run.candidates if not _in_period(run, c) and _same_slot(run, c) and _within(run, c)]
+    shifted.sort(key=lambda c: (c.how != "printed", _period_order(c.period)), reverse=False)
+    return shifted[0] if shifted else None
+
+
+def _conflict_note(run: _Run, same: list[_Candidate], primary: _Candidate, cited: list[tuple[Fact, str]]) -> str:
+    clashes = [c for c in same if c.how == "printed" and c is not primary
+               and abs(c.value - primary.value) > max(c.half, primary.half)]
+    if not clashes:
+        return ""
+    for c in clashes[:2]:
+        role = "superseded" if c.recency < primary.recency else "evidence"
+        cited.extend((f, role) for f, _ in c.inputs)
+    other = clashes[0]
+    matches = f" (the claim matches that one)" if _within(run, other) and not _within(run, primary) else ""
+    if other.recency < primary.recency:
+        return (f"; the room also has {other.inputs[0][0].as_printed} in {other.inputs[0][0].document}{matches}, "
+                f"superseded by the later {primary.inputs[0][0].document}")
+    return (f"; note the room also prints {other.inputs[0][0].as_printed} for this slot in "
+            f"{other.inputs[0][0].document}{matches}")
+
+
+# ---------------------------------------------------------------- the engine
+
+
+def _decide(run: _Run, rule: str, verdict: str, reason: str, *, found: Decimal | None = None,
+            band: Decimal | None = None, cited: list[tuple[Fact, str]] | None = None) -> RuleOutcome:
+    run.decision = _Decision(verdict, reason, found, band, cited or [])
+    run.decided_by = rule
+    return RuleOutcome(rule, "decided", f"{verdict}: {reason}")  # type: ignore[arg-type]
+
+
+def _citation(fact: Fact, role: str) -> Citation:
+    s = fact.source
+    return Citation(
+        document=fact.document, locator=s.locator, as_printed=fact.as_printed, section=s.section, table=s.table,
+        row=s.row, column=s.column, page=s.page, bbox=s.bbox, concept=s.concept, role=role,
+    )
+
+
+_STEPS: tuple[tuple[str, Callable[[_Run], RuleOutcome]], ...] = (
+    ("scope", _scope), ("locate", _locate), ("unit", _unit), ("period", _period),
+    ("scale", _scale), ("compute", _compute), ("band", _band), ("basis", _basis),
+)
+
+
+def evaluate(claim: Claim, evidence: Evidence) -> Iterator[RuleOutcome | Verdict]:
+    """Run the rules in order, yielding each outcome as it completes and then the verdict."""
+    run = _Run(claim, evidence, _question(claim))
+    run.dim = _claim_dimension(claim, run.q)
+    run.claimed, run.tol = _claimed(claim), tolerance(claim)
+    trace: list[RuleOutcome] = []
+    for name, step in _STEPS:
+        outcome = step(run) if run.decision is None else RuleOutcome(name, "skip", f"decided by {run.decided_by}")  # type: ignore[arg-type]
+        trace.append(outcome)
+        yield outcome
+    decision = run.decision or _Decision("no-evidence", "No rule reached a decision.")
+    seen: set[tuple[str, str, str]] = set()
+    citations = []
+    for fact, role in decision.cited:
+        key = (fact.document, fact.source.locator, fact.as_printed)
+        if key not in seen:
+            seen.add(key)
+            citations.append(_citation(fact, role))
+    yield Verdict(
+        claim_id=claim.id, verdict=decision.verdict, reason=decision.reason,  # type: ignore[arg-type]
+        claimed=run.claimed, found=decision.found, tolerance=decision.band if decision.band is not None else run.tol,
+        citations=citations, trace=trace,
+    )
+
+
+def verify(claim: Claim, evidence: Evidence) -> Verdict:
+    """The verdict alone, with its full trace."""
+    for item in evaluate(claim, evidence):
+        if isinstance(item, Verdict):
+            return item
+    raise AssertionError("evaluate() ends with a verdict")
