@@ -56,7 +56,13 @@ _ADDRESS = re.compile(
     r"parkway|pkwy|place|pl|court|ct|suite|plaza|square|sq)\b\.?|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\bP\.?O\.? Box\b",
     re.I,
 )
-_FOOTNOTE = re.compile(r"^\s*(?:note|notes|source|sources)s?\s*:|^\s*(?:\*+|†|‡|\(\d{1,2}\)|\[\d{1,2}\]|\d{1,2}(?=\s+[A-Z]))\s*\S")
+_NOTE = re.compile(r"^\s*(?:notes?|sources?)\s*:", re.I)
+_FOOTNOTE = re.compile(r"^\s*(?:\*+|†|‡|\(\d{1,2}\)|\[\d{1,2}\]|\d{1,2}(?=\s+[A-Z]))\s*\S")
+_BOILERPLATE = re.compile(
+    r"\b(forward[- ]looking|safe harbor|we define|is defined as|are defined as|we calculate|we believe|"
+    r"reconciliation of|not (?:be )?considered (?:a )?substitutes?|in accordance with gaap)\b",
+    re.I,
+)
 _COPYRIGHT = re.compile(r"©|\(c\)\s*\d{4}|copyright|all rights reserved|confidential|for discussion purposes", re.I)
 
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
@@ -72,17 +78,19 @@ _MASKS = [
     re.compile(r"\b(?:ttm|ltm|trailing)\s+\d{1,2}\b", re.I),
     re.compile(r"\b(?:form\s+)?(?:10-[KQ]|8-K|S-1|20-F|40-F)\b", re.I),
     re.compile(r"\btop\s+\d{1,3}\b|#\s?\d+\b|\bno\.\s?\d+\b|\b24/7\b|\b\d+/\d+\b", re.I),
+    re.compile(r"\b(?:slides?|pages?|p\.|item|note|section|appendix)\s+\d{1,3}\b", re.I),
     re.compile(r"(?<![\d$€£¥.,~])\b(?:19|20)\d{2}\b(?![\d,.]*\s*(?:%|\+|[KMB]\b|bn\b|million|billion))"),
 ]
 _GROWTH = re.compile(
     r"\b(up|down|grew|grow|growth|growing|increase[sd]?|decrease[sd]?|declined?|declines|rose|fell|"
     r"y/y|yoy|y-o-y|year[- ]over[- ]year|year[- ]on[- ]year|q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?|"
-    r"change|cagr|expan(?:ded|sion)|improve(?:d|ment))\b",
+    r"change|cagr|expanded|improved)\b",
     re.I,
 )
 _DOWN = re.compile(r"\b(down|decrease[sd]?|declined?|declines|fell|contract(?:ed|ion))\b", re.I)
 _SEQUENTIAL = re.compile(r"\b(q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?)\b", re.I)
 _SHARE_AFTER = re.compile(r"^\s*(?:of|as a (?:percent(?:age)?|share) of)\s+(.{2,60})", re.I)
+_SHARE_ANY = re.compile(r"(?:\b(?:as a )?(?:percent(?:age)?|share)\b|%)\s*of\s+(.{2,60})", re.I)
 _SHARE_HEADER = re.compile(r"%\s*of|percent(?:age)? of|as a % of|share of|mix", re.I)
 _MARGIN_WORD = re.compile(r"\bmargins?\b|\brate\b", re.I)
 _RATIO_WORD = re.compile(r"\bratio\b|\bcover(?:ed|s|age)?\b|\bmultiple\b", re.I)
@@ -114,6 +122,8 @@ _GENERIC = set(
     q1 q2 q3 q4 h1 h2 1h 2h 9m q4fy25 investment investments expense expenses spend spending
     now new all-time high highs low lows level levels basis bps pts points""".split()
 )
+_FILLER = set("y/y yoy year-over-year year-on-year year over q/q qoq sequential sequentially growth up down change "
+               "increase decrease cc total".split())
 _STOP_LABEL = set(
     """of the a an our its to at by is was were are be been has have had for in on from and over more than
     above under below nearly almost approximately approx about around roughly up to least ~ surpassed exceeded
@@ -145,7 +155,7 @@ class ProposalCheck(msgspec.Struct):
 
 
 _LEGAL = re.compile(
-    r"([A-Z][A-Za-z0-9&.'’\- ]{1,40}?(?:,?\s+(?:Inc|Incorporated|Corp|Corporation|Co|Ltd|Limited|PLC|plc|N\.V|"
+    r"([A-Z][A-Za-z0-9&.'’\- ]{1,40}?(?:,?\s+(?i:Inc|Incorporated|Corp|Corporation|Co|Ltd|Limited|PLC|N\.V|"
     r"S\.A|AG|LLC|Holdings|Group|B\.V)\b\.?))",
 )
 
@@ -229,7 +239,9 @@ def _entity_in(text: str, companies: list[str]) -> str | None:
 
 
 def _norm(text: str) -> str:
-    return text.replace("’", "'").replace("ʼ", "'").replace("‘", "'").replace("\u00a0", " ")
+    t = text.replace("’", "'").replace("ʼ", "'").replace("‘", "'").replace("\u00a0", " ")
+    # "Y/YCC" and "%of Revenue" as some exports glue them.
+    return re.sub(r"%(?=of\b)", "% ", re.sub(r"(?i)\by/y(?=cc\b)", "Y/Y ", t))
 
 
 def _period(text: str) -> str | None:
@@ -380,7 +392,7 @@ def _kind(clause: str, after: str, p: Printed, subject: _Subject, header: str = 
         return "value", None
     if _GROWTH.search(clause) or _GROWTH.search(header):
         return "growth", None
-    share = _SHARE_AFTER.match(after)
+    share = _SHARE_AFTER.match(after) or _SHARE_ANY.search(clause)
     if share or _SHARE_HEADER.search(header):
         denom = find_metric(share.group(1)) if share else "revenue"
         if subject.metric in _MARGIN_OF or subject.metric in ("gross_margin", "operating_margin", "net_margin") \
@@ -454,12 +466,15 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
                 subject: _Subject, period: str | None, entity: str | None, bbox: BBox | None,
                 header: str = "", scale: int | None = None, unit: str | None = None) -> Claim:
     kind, denom = _kind(clause, after, p, subject, header)
-    if kind == "share" and subject.metric == denom and (idx := clause.find(p.text)) > 0:
-        # "Elastic Cloud reached 52% of total revenue": the part is named before the figure.
-        part = " ".join(w for w in _label_words(_mask(clause[:idx])).split() if w not in _GENERIC)
+    if kind == "share" and subject.metric == denom:
+        # "Elastic Cloud reached 52% of total revenue": the part is named before "of <whole>".
+        cut = _SHARE_ANY.search(clause)
+        head = _mask_figures(clause[: cut.start()] if cut else clause[: max(clause.find(p.text), 0)], [p])
+        part = " ".join(w for w in _label_words(_mask(head)).split() if w not in _GENERIC)
         name = (by_id(denom).names[0] if denom and by_id(denom) else "")
         if part:
-            subject = _subject(f"{part} {name}", [])
+            whole = _subject(f"{part} {name}", [])
+            subject = whole if whole.metric != denom else _Subject(metric=None, label=part, segment=None)
     metric = subject.metric
     if kind == "margin" and metric in _MARGIN_OF:
         metric = _MARGIN_OF[metric]
@@ -494,15 +509,17 @@ def _why_not(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str | None
         return "phone number"
     if _ADDRESS.search(t):
         return "address"
-    if _FOOTNOTE.search(t) and (not block.size or not ctx.body_size or block.size <= ctx.body_size * 0.85 or t.lower().startswith(("note", "source"))):
+    if _NOTE.search(t) or (_FOOTNOTE.search(t) and block.size and ctx.body_size and block.size <= ctx.body_size * 0.85):
         return "footnote"
+    if _BOILERPLATE.search(t):
+        return "disclaimer or definition"
     if _TEAM_TITLE.search(slide.title) and not figs and _TEAM.search(t):
         return "team biography"
     if _TEAM.search(t):
         return "team biography"
     if _GUIDANCE_TITLE.search(slide.title) or _PROJECTION.search(t):
         return "projection or guidance"
-    own = _period(_mask_figures(t, figs))
+    own = _period(_mask_figures(t, figs)) if figs else None
     if own and slide_period and (_year_of(own) or 0) > (_year_of(slide_period) or 9999):
         return "projection or guidance (future period)"
     if not figs:
@@ -511,8 +528,11 @@ def _why_not(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str | None
         if any(c.isdigit() for c in t):
             return "date or period" if (_period(t) or re.search(_MONTH_NAMES, t, re.I)) else "no checkable figure"
         return None
-    if not _label_words(_mask_figures(t, figs)):
+    words = [w for w in _label_words(_mask(_mask_figures(_norm(t), figs))).split() if w not in _FILLER]
+    if sum(len(w) >= 3 and w.isalpha() for w in words) == 0:
         return "figure without a label"
+    if all(p.unit == "count" and p.scale == 0 and p.value < 10 and p.decimals == 0 for p in figs):
+        return "no checkable figure"
     return None
 
 
@@ -566,7 +586,7 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                   slide_period: str | None, slide_entity: str | None, start: int) -> tuple[list[Claim], list[Discard]]:
     if len(grid) < 2:
         return [], []
-    header = grid[0]
+    header = [_norm(h) for h in grid[0]]
     corner = header[0] if header else ""
     scale_m = _TABLE_SCALE.search(f"{corner} {slide.title}")
     table_scale = {"thousands": 3, "millions": 6, "billions": 9}[(scale_m.group(1) or scale_m.group(2)).lower()] if scale_m else None
@@ -581,10 +601,16 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     guidance = bool(_GUIDANCE_TITLE.search(slide.title))
     claims: list[Claim] = []
     discards: list[Discard] = []
+    previous = ""
     for r, row in enumerate(grid[1:], start=1):
         if not row:
             continue
-        label = row[0]
+        label = _norm(row[0])
+        # A "Y/Y" row under "Non-GAAP sales & marketing expenses" is that row's growth.
+        if _label_words(_mask(label)) and all(w in _GENERIC for w in _label_words(_mask(label)).split()) and previous:
+            label = f"{previous} {label}"
+        else:
+            previous = label
         for c, cell in enumerate(row[1:], start=1):
             if not cell or not is_figure_cell(cell):
                 continue
@@ -598,7 +624,7 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 continue
             p = figs[0]
             subject = _subject(label, ctx.companies)
-            if subject.metric is None:
+            if subject.metric is None and not (_GROWTH.search(head) or _SHARE_HEADER.search(head)):
                 head_words = _label_words(_mask(head))
                 if head_words and find_metric(head_words):
                     subject = _subject(f"{label} {head_words}", ctx.companies)

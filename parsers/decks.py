@@ -19,6 +19,7 @@ __all__ = ["MAX_BYTES", "is_figure_cell", "load_deck", "repeated_lines"]
 MAX_BYTES = 200 * 1024 * 1024
 
 _BULLET = re.compile(r"^\s*(?:[•●◦▪▸►■\-–*]|\d{1,2}[.)])\s+|^[•●◦▪▸►■]")
+_LIGATURES = str.maketrans({"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "\u00a0": " "})
 _TABLE_SEP = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -94,7 +95,7 @@ def _pdf_lines(page) -> list[_Line]:
             spans = [s for s in line["spans"] if s["text"].strip()]
             if not spans:
                 continue
-            text = " ".join("".join(s["text"] for s in line["spans"]).split())
+            text = " ".join("".join(s["text"] for s in line["spans"]).translate(_LIGATURES).split())
             size = max(s["size"] for s in spans)
             out.append(_Line(text, tuple(round(v, 1) for v in line["bbox"]), round(size, 1)))
     return out
@@ -207,20 +208,21 @@ def _paragraphs(lines: list[_Line]) -> list[TextBlock]:
     ordered = sorted(lines, key=lambda ln: (round(ln.bbox[1] / 4), ln.bbox[0]))
     groups: list[list[_Line]] = []
     for ln in ordered:
-        if groups:
-            g = groups[-1]
+        # Two text columns interleave in y order, so a wrapped line may continue any recent group.
+        for g in reversed(groups[-12:]):
             prev = g[-1]
             gap = ln.bbox[1] - prev.bbox[3]
             overlap = min(prev.bbox[2], ln.bbox[2]) - max(prev.bbox[0], ln.bbox[0])
             same = abs(prev.size - ln.size) <= 1.0
             wraps = same and -2 <= gap <= prev.size * 0.45 and overlap > 0 and not _BULLET.match(ln.text) \
-                and not prev.text.rstrip().endswith((".", ":", ";"))
-            callout = is_figure_cell(g[0].text) and len(g) <= 3 and overlap > 0 and -2 <= gap <= prev.size * 0.6 \
-                and (ln.size < g[0].size or not same)
+                and not prev.text.rstrip().endswith((".", ":", ";")) and not is_figure_cell(prev.text)
+            callout = is_figure_cell(g[0].text) and len(g) <= 3 and overlap > 0 \
+                and -0.25 * g[0].size <= gap <= prev.size * 0.6 and (ln.size < g[0].size or not same)
             if wraps or callout:
                 g.append(ln)
-                continue
-        groups.append([ln])
+                break
+        else:
+            groups.append([ln])
     out = []
     for g in groups:
         bbox = (min(x.bbox[0] for x in g), min(x.bbox[1] for x in g), max(x.bbox[2] for x in g), max(x.bbox[3] for x in g))
@@ -285,8 +287,12 @@ def _md_table(lines: list[str]) -> list[list[str]]:
     return grid
 
 
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+
+
 def _unescape(text: str) -> str:
-    return text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    """HTML entities undone and icon-font glyphs (private-use code points) dropped."""
+    return _PRIVATE_USE.sub(" ", text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
 
 
 def _load_markdown(text: str) -> Deck | ParseFailure:

@@ -92,7 +92,8 @@ _PRINTED = re.compile(
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<close>\))?"
     r"(?:\s?(?P<unit>%|pp\b|ppts?\b|percentage points?|bps\b|basis points?|x\b|×)"
-    r"|\s?(?P<scale>thousand|million|billion|trillion|bn\b|mm\b|mn\b|[KMBT]\b))?",
+    r"|\s?(?P<scale>thousand|million|billion|trillion|bn\b|mm\b|mn\b|[KMBT]\b))?"
+    r"(?P<close2>(?<=[%MBKTmbkt])\))?",
     re.I,
 )
 
@@ -132,7 +133,8 @@ def parse_printed(text: str) -> list[Printed]:
             else:
                 unit = "multiple"
         neg = m.group("neg")
-        negative = bool(neg) and (neg != "(" or bool(m.group("close")))
+        # "(24.2%)" and "($18M)" close their parenthesis after the unit or scale.
+        negative = bool(neg) and (neg != "(" or bool(m.group("close")) or bool(m.group("close2")))
         if negative:
             value = -value
         out.append(

@@ -1,0 +1,126 @@
+"""Deck loaders: every format lands in the same slides, titles, blocks and tables."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from parsers.claims import extract_claims
+from parsers.decks import load_deck
+from parsers.model import Deck, ParseFailure
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+def _pdf(pages: list[list[tuple[float, float, str, float]]]) -> bytes:
+    import pymupdf
+
+    doc = pymupdf.open()
+    for items in pages:
+        page = doc.new_page(width=960, height=540)
+        for x, y, text, size in items:
+            page.insert_text((x, y), text, fontsize=size)
+    return doc.tobytes()
+
+
+def test_pdf_slide_title_is_the_largest_text_and_bullets_are_blocks() -> None:
+    data = _pdf([[(40, 50, "Acme FY2024 Highlights", 28), (82, 140, "Revenue of $5.0B", 21),
+                  (82, 187, "Net income up 12% Y/Y", 21), (914, 525, "1", 10)]])
+    deck = load_deck(data, "acme.pdf")
+    assert isinstance(deck, Deck)
+    s = deck.slides[0]
+    assert s.title == "Acme FY2024 Highlights"
+    assert [b.text for b in s.blocks] == ["Revenue of $5.0B", "Net income up 12% Y/Y", "1"]
+    assert all(b.bbox is not None for b in s.blocks)
+
+
+def test_pdf_borderless_table_is_read_from_positions() -> None:
+    data = _pdf([[(40, 50, "Amazon Key Metrics", 28), (94, 150, "Metric", 16), (780, 150, "FY2024", 16),
+                  (94, 190, "Net sales", 17), (763, 190, "$638.0B", 18), (94, 232, "Free cash flow", 17),
+                  (763, 232, "$115.9B", 18), (40, 525, "Footer | For discussion purposes only", 9), (914, 525, "5", 10)]])
+    deck = load_deck(data, "t.pdf")
+    assert isinstance(deck, Deck)
+    assert deck.slides[0].tables == [[["Metric", "FY2024"], ["Net sales", "$638.0B"], ["Free cash flow", "$115.9B"]]]
+    assert deck.slides[0].table_boxes[0][1][1] is not None
+
+
+def test_pptx_title_paragraphs_and_tables() -> None:
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    prs = Presentation()
+    slide = prs.slides.add_slide(prs.slide_layouts[5])
+    slide.shapes.title.text = "Acme FY2024 Highlights"
+    box = slide.shapes.add_textbox(Inches(1), Inches(1.5), Inches(6), Inches(2)).text_frame
+    box.text = "Revenue of $5.0B"
+    box.add_paragraph().text = "Gross margin of 46.2%"
+    table = slide.shapes.add_table(2, 2, Inches(1), Inches(4), Inches(6), Inches(1)).table
+    for r, row in enumerate([["Metric", "FY2024"], ["Net sales", "$638.0B"]]):
+        for c, text in enumerate(row):
+            table.cell(r, c).text = text
+    buf = io.BytesIO()
+    prs.save(buf)
+    deck = load_deck(buf.getvalue(), "acme.pptx")
+    assert isinstance(deck, Deck)
+    s = deck.slides[0]
+    assert s.title == "Acme FY2024 Highlights"
+    assert [b.text for b in s.blocks] == ["Revenue of $5.0B", "Gross margin of 46.2%"]
+    assert s.tables == [[["Metric", "FY2024"], ["Net sales", "$638.0B"]]]
+    assert {c.text for c in extract_claims(deck).claims} == {"Revenue of $5.0B", "Gross margin of 46.2%", "$638.0B"}
+
+
+def test_markdown_headings_start_slides_and_figure_headings_do_not() -> None:
+    md = b"## Results FY25\n\n- Revenue of $1,483M\n\n## 300M\n\nusers\n\n## Select Measures\n\n" \
+         b"| $ millions | FY25 |\n|---|---|\n| Total Deferred Revenue | $852 |\n"
+    deck = load_deck(md, "deck.md")
+    assert isinstance(deck, Deck)
+    assert [s.title for s in deck.slides] == ["Results FY25", "Select Measures"]
+    assert [b.text for b in deck.slides[0].blocks] == ["Revenue of $1,483M", "300M", "users"]
+    assert deck.slides[1].tables == [[["$ millions", "FY25"], ["Total Deferred Revenue", "$852"]]]
+
+
+def test_plain_text_pages_split_on_form_feeds() -> None:
+    deck = load_deck(b"Acme FY2024\nRevenue of $5.0B\n\fLeadership\nJane Doe, CEO", "deck.txt")
+    assert isinstance(deck, Deck)
+    assert [(s.page, s.title) for s in deck.slides] == [(1, "Acme FY2024"), (2, "Leadership")]
+
+
+@pytest.mark.parametrize(("data", "name", "reason"), [
+    (b"", "x.pdf", "empty"),
+    (b"%PDF-1.4 garbage", "x.pdf", "corrupt"),
+    (b"PK\x03\x04 not a zip", "x.pptx", "corrupt"),
+    (b"\xff\xfe\x00\x01binary", "x.bin", "unsupported"),
+])
+def test_unreadable_files_are_typed_failures(data: bytes, name: str, reason: str) -> None:
+    got = load_deck(data, name)
+    assert isinstance(got, ParseFailure) and got.reason == reason
+
+
+def _real(path: str) -> bytes:
+    p = DATA / path
+    if not p.exists():
+        pytest.skip(f"needs {p}, which this checkout does not have")
+    return p.read_bytes()
+
+
+def test_twilio_deck_yields_table_claims_with_company_and_periods() -> None:
+    deck = load_deck(_real("decks/TWLO/twilio_q4_2023_earnings_presentation.pdf"), "twilio.pdf")
+    assert isinstance(deck, Deck)
+    parsed = extract_claims(deck)
+    assert parsed.entity == "Twilio Inc."
+    revenue = [c for c in parsed.claims if c.page == 4 and c.metric == "revenue" and c.kind == "value" and c.basis == "GAAP"]
+    assert [(c.printed, c.period) for c in revenue] == [("$1,076M", "Q4 FY2023"), ("$4,154M", "FY2023")]
+    assert not [c for c in parsed.claims if c.page == 7], "the guidance slide is all projection"
+
+
+def test_elastic_markdown_and_docling_agree_on_the_headline_table() -> None:
+    md = load_deck(_real("decks/ESTC/Q4FY25-Investor-Presentation.md"), "q4.md")
+    dl = load_deck(_real("decks/ESTC/Q4FY25-Investor-Presentation.docling.json"), "q4.docling.json")
+    assert isinstance(md, Deck) and isinstance(dl, Deck)
+    for deck in (md, dl):
+        parsed = extract_claims(deck)
+        assert parsed.entity == "Elastic"
+        hit = [c for c in parsed.claims if c.text == "$1,483" and c.metric == "revenue"]
+        assert hit and hit[0].period == "FY2025" and hit[0].scale == 6
