@@ -1,0 +1,78 @@
+"""The ``tickmark`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+
+from services.database import DatabaseUnavailable
+from services.settings import Settings, load_settings
+
+__all__ = ["main"]
+
+
+def _parser(settings: Settings) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tickmark", description="Tick and tie an investor deck against a deal room.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("serve", help="API, page, room watcher and workers in one process")
+    s.add_argument("--host", default=settings.host)
+    s.add_argument("--port", type=int, default=settings.port)
+
+    w = sub.add_parser("worker", help="take parse, verify and deliver jobs from the shared queue")
+    w.add_argument("--concurrency", type=int, default=settings.workers)
+
+    i = sub.add_parser("ingest", help="parse every filing in a room folder (cached by content)")
+    i.add_argument("dir")
+    i.add_argument("--room", help="room name (default: the folder's name)")
+
+    pa = sub.add_parser("parse", help="parse one filing and print what was found")
+    pa.add_argument("file")
+    pa.add_argument("--json", action="store_true", help="print one JSON object")
+
+    c = sub.add_parser("claims", help="extract the checkable claims from a deck")
+    c.add_argument("deck")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+
+    v = sub.add_parser("verify", help="verify a deck against a room of filings")
+    v.add_argument("deck")
+    v.add_argument("--room", required=True, help="folder holding the room's filings")
+    v.add_argument("--json", action="store_true", help="print one JSON object when done")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    settings = load_settings()
+    args = _parser(settings).parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.command in {"serve", "worker"} else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        return _dispatch(args, settings)
+    except DatabaseUnavailable as exc:
+        print(f"tickmark: {exc}", file=sys.stderr)
+        return 3
+    except KeyboardInterrupt:
+        return 130
+
+
+def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
+    if args.command == "serve":
+        from services.server import serve
+
+        return asyncio.run(serve(settings, host=args.host, port=args.port))
+    if args.command == "worker":
+        from services.server import worker
+
+        return asyncio.run(worker(settings, concurrency=args.concurrency))
+    print(f"tickmark {args.command}: not built yet; the parser, claim and verdict issues add it.", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

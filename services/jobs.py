@@ -1,0 +1,94 @@
+"""Work that exactly one worker must do, as pgqueuer jobs on the same PostgreSQL.
+
+A job is enqueued in the same transaction as the rows it concerns; any ``tickmark worker`` on
+any host picks it up. A worker that dies stops heartbeating and its job is taken again by
+another worker once ``heartbeat_seconds`` pass, so handlers must be idempotent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import timedelta
+
+import asyncpg
+from pgqueuer import Job, Queries, QueueManager
+from pgqueuer.db import AsyncpgDriver
+from pgqueuer.executors import DatabaseRetryEntrypointExecutor, EntrypointExecutorParameters
+
+__all__ = ["Handler", "enqueue", "run_worker"]
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[bytes], Awaitable[None]]
+"""A job handler takes the payload bytes; it raises only for errors worth a retry."""
+
+
+async def enqueue(
+    conn: asyncpg.Connection, entrypoint: str, payload: bytes, *, dedupe_key: str | None = None
+) -> int | None:
+    """Queue one job in ``conn``'s transaction; with ``dedupe_key``, a queued twin is kept instead."""
+    queries = Queries.from_asyncpg_connection(conn)
+    if dedupe_key is None:
+        ids = await queries.enqueue(entrypoint, payload)
+    else:
+        ids = await queries.enqueue(entrypoint, payload, dedupe_key=dedupe_key, on_conflict="skip")
+    return int(ids[0]) if ids and ids[0] is not None else None
+
+
+async def run_worker(
+    dsn: str,
+    handlers: Mapping[str, Handler],
+    *,
+    concurrency: int = 2,
+    heartbeat_seconds: float = 30.0,
+    max_attempts: int = 5,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Take jobs for ``handlers`` until ``stop`` is set (or forever)."""
+    conn = await asyncpg.connect(dsn)
+    manager = QueueManager(AsyncpgDriver(conn))
+    for name, handler in handlers.items():
+        manager.register_executor(
+            name,
+            DatabaseRetryEntrypointExecutor(
+                EntrypointExecutorParameters(
+                    func=_adapt(name, handler),
+                    concurrency_limit=0,
+                    accepts_context=False,
+                    on_failure="hold",
+                ),
+                max_attempts=max_attempts,
+            ),
+        )
+
+    async def _stopper() -> None:
+        assert stop is not None
+        await stop.wait()
+        manager.shutdown.set()
+
+    stopper = asyncio.create_task(_stopper()) if stop is not None else None
+    try:
+        await manager.run(
+            batch_size=max(1, concurrency),
+            max_concurrent_tasks=max(2, concurrency * 2),
+            heartbeat_timeout=timedelta(seconds=heartbeat_seconds),
+            dequeue_timeout=timedelta(seconds=min(5.0, heartbeat_seconds)),
+        )
+    finally:
+        if stopper is not None:
+            stopper.cancel()
+        if not conn.is_closed():
+            await conn.close()
+
+
+def _adapt(name: str, handler: Handler) -> Callable[[Job], Awaitable[None]]:
+    async def run(job: Job) -> None:
+        try:
+            await handler(job.payload or b"")
+        except Exception:
+            log.exception("job %s #%s failed (attempt %s)", name, job.id, job.attempts + 1)
+            raise
+
+    return run
