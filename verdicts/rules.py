@@ -9,11 +9,13 @@ Conventions the fact service shares with these rules:
 - ``Coverage.filed`` (or, failing that, the latest period a document covers) orders documents when
   two of them disagree on one slot: the later one wins and the other is cited as ``superseded``.
 
-Tolerance (the band) comes from the claim as printed: half a unit of its last digit, at its scale
-("$2.8B" is +/-0.05B, "36%" +/-0.5pt); an approximate figure ("~$20B") gets one full unit of its
-last digit or 1% of the value, whichever is larger; a bound ("over 1,000") holds when the room's
-figure is on its side (>= 1,000). When the room prints its figure more coarsely than the claim, the
-band widens to the room's own half unit: the room cannot say more than it printed.
+Tolerance (the band) comes from the claim as printed: the room's figure must round to the claim at
+the claim's last digit, i.e. half a unit either side ("$2.8B" is +/-0.05B, "36%" +/-0.5pt), with a
+tie rounding away from zero as filings do (35.5% is "36%", 36.5% is not). An approximate figure
+("~$20B") gets one full unit of its last digit or 1% of the value, whichever is larger; a bound
+("over 1,000") holds when the room's figure is on its side (>= 1,000). When the room prints its
+figure more coarsely than the claim, the band widens to the room's own half unit: the room cannot
+say more than it printed, and the reason says so.
 """
 
 from __future__ import annotations
@@ -22,16 +24,17 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from parsers.entities import same_entity
 from parsers.metrics import REGISTRY, alternates, basis_from_text, by_id, normalise_label
 from parsers.model import Claim, Fact, FactSource
 from parsers.numbers import parse_printed, scale_name
 from parsers.periods import MONTHS, label_for_span, parse_fye, period_from_text
-from verdicts.model import Citation, Coverage, Evidence, PassageHit, RuleOutcome, Verdict
+from verdicts.model import Citation, Coverage, Evidence, RuleOutcome, Verdict
 
 __all__ = [
+    "RULES",
     "evaluate",
     "growth_metric",
     "needed_metrics",
@@ -117,8 +120,9 @@ def needed_metrics(claim: Claim) -> set[str]:
 
 # ---------------------------------------------------------------- metrics, units, periods, bases
 
+# Compared after _words strips a plural "s": "sales" is "sale", "revenues" is "revenue".
 _STOP = frozenset("the of and a an in on for to by with from at as its our total net".split())
-_GENERIC = frozenset("revenue revenues sales".split())
+_GENERIC = frozenset("revenue sale".split())
 
 
 def _words(text: str) -> list[str]:
@@ -309,9 +313,14 @@ def _half_unit(fact: Fact) -> Decimal:
     return _in_points(Decimal(5).scaleb(fact.scale - len(m.group(1) or "") - 1), fact.unit)
 
 
+def _trim(value: Decimal) -> str:
+    text = format(value, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def _fmt(value: Decimal, dim: str) -> str:
     if dim == "percent":
-        return f"{value.quantize(Decimal('0.01'))}%"
+        return f"{_trim(value.quantize(Decimal('0.01')))}%"
     if dim == "points":
         return f"{value.quantize(Decimal('0.01'))}pp"
     if dim == "multiple":
@@ -465,6 +474,7 @@ _DATE_LIST = re.compile(
     r"\b(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?\s+(\d{1,2}),?\s+(\d{4})((?:\s*,?\s*(?:and\s+)?\d{4}\b)*)",
     re.I,
 )
+_QUALIFIER = re.compile(r"\b(over|more than|approximately|about|nearly|almost|at least)\s*$", re.I)
 _SPAN_BEFORE = re.compile(r"(three|six|nine|twelve)[\s-]+months?|(years?|fiscal)\b", re.I)
 
 
@@ -517,14 +527,17 @@ def _passage_facts(run: _Run) -> list[Fact]:
             continue
         prev_end = 0
         for fig, (label, start, end) in paired:
-            basis = basis_from_text(blanked[prev_end: fig.start]) or "GAAP"
+            before = blanked[prev_end: fig.start]
+            basis = basis_from_text(before) or "GAAP"
             prev_end = fig.end
+            qualifier = _QUALIFIER.search(before)
+            as_printed = f"{qualifier.group(1)} {fig.text}" if qualifier else fig.text
             snippet = hit.text if len(hit.text) <= 160 else hit.text[:157] + "..."
             out.append(Fact(
                 entity=run.entity, metric=run.q.metric, label=hit.text, basis=basis, period=label,
                 period_start=start, period_end=end if end != date.min else None,
                 value=_in_points(fig.value.scaleb(fig.scale), fig.unit), unit=fig.unit, scale=fig.scale,
-                currency=fig.currency, as_printed=fig.text,
+                currency=fig.currency, as_printed=as_printed,
                 source=FactSource(kind="text", section=hit.section, page=hit.page,
                                   locator=f"{hit.section or 'text'}: \u201c{snippet}\u201d"),
                 document=hit.document,
@@ -546,11 +559,12 @@ def _unit_fits(run: _Run, fact: Fact, use: str) -> bool:
 
 def _unit(run: _Run) -> RuleOutcome:
     kept = [(f, u) for f, u in run.facts if _unit_fits(run, f, u)]
-    dropped = [(f, u) for f, u in run.facts if (f, u) not in kept and not any(f is k for k, _ in kept)]
+    kept_ids = {id(f) for f, _ in kept}
+    dropped = list({id(f): f for f, _ in run.facts if id(f) not in kept_ids}.values())
     run.facts = kept
-    note = "; set aside " + ", ".join(f"{f.as_printed} ({f.unit})" for f, _ in dropped[:3]) if dropped else ""
+    note = "; set aside " + ", ".join(f"{f.as_printed} ({f.unit})" for f in dropped[:3]) if dropped else ""
     if not kept:
-        units = sorted({f.unit for f, _ in dropped})
+        units = sorted({f.unit for f in dropped})
         return _decide(run, "unit", "no-evidence",
                        f"The room states {_metric_name(run.q.metric)} for {run.entity} only in {', '.join(units)}, "
                        f"which cannot be compared with the claim's {run.claim.unit}.")
@@ -565,6 +579,9 @@ def _comparison(run: _Run) -> str | None:
 
 
 def _period(run: _Run) -> RuleOutcome:
+    if run.q.kind == "growth" and _comparison(run) != _prior(run.period):
+        # A printed growth rate is year over year; a sequential or multi-year claim must be computed.
+        run.facts = [(f, u) for f, u in run.facts if u == "base"]
     here = [(f, u) for f, u in run.facts if _same_period(run.period, f)]
     printed = [f for f, u in here if u in ("printed", "alternate")]
     computable = False
@@ -609,6 +626,10 @@ def _scale(run: _Run) -> RuleOutcome:
 
 
 # ---------------------------------------------------------------- rule 6: compute
+
+
+def _in_period(run: _Run, c: _Candidate) -> bool:
+    return c.period == run.period or (c.how == "printed" and _same_period(run.period, c.inputs[0][0]))
 
 
 def _printed_candidate(run: _Run, fact: Fact, use: str) -> _Candidate:
@@ -681,21 +702,16 @@ def _compute(run: _Run) -> RuleOutcome:
         return RuleOutcome("compute", "skip", "a value claim: nothing to compute")
     computed = _computed(run)
     run.candidates += computed
-    here = [c for c in run.candidates if c.period == run.period or _period_alias(run, c)]
-    if not here:
+    if not any(_in_period(run, c) for c in run.candidates):
         return _decide(run, "compute", "no-evidence",
                        f"The room neither prints {_metric_name(run.q.printed[0])} for {run.label()} nor holds "
                        f"both figures needed to compute it.")
     shown = [c for c in computed if c.period == run.period][:3]
     detail = "; ".join(c.arithmetic for c in shown) or "nothing computed for the claimed period"
-    printed = [c for c in here if c.how == "printed"]
+    printed = [c for c in run.candidates if c.how == "printed" and _in_period(run, c)]
     if printed:
         detail += f"; the room also prints {', '.join(c.inputs[0][0].as_printed for c in printed[:3])}"
     return RuleOutcome("compute", "pass", detail)
-
-
-def _period_alias(run: _Run, c: _Candidate) -> bool:
-    return c.how == "printed" and _same_period(run.period, c.inputs[0][0])
 
 
 # ---------------------------------------------------------------- rule 7: band
@@ -711,11 +727,11 @@ def _within(run: _Run, c: _Candidate) -> bool:
         return c.value >= run.claimed
     if bound in ("le", "lt"):
         return c.value <= run.claimed
-    return abs(c.value - run.claimed) <= _band_of(run, c)
-
-
-def _in_period(run: _Run, c: _Candidate) -> bool:
-    return c.period == run.period or _period_alias(run, c)
+    if bound == "approx" or c.half > run.tol:
+        return abs(c.value - run.claimed) <= _band_of(run, c)
+    # Exactly half a unit off is a tie: it rounds away from zero, as filings round, so 36.5 is not "36%".
+    unit = _in_points(Decimal(1).scaleb(run.claim.scale - run.claim.decimals), run.claim.unit)
+    return c.value.quantize(unit, rounding=ROUND_HALF_UP) == run.claimed
 
 
 def _same_slot(run: _Run, c: _Candidate) -> bool:
@@ -759,7 +775,8 @@ def _basis(run: _Run) -> RuleOutcome:
     same = [c for c in here if _same_slot(run, c)]
     other = [c for c in here if not _same_slot(run, c)]
     claim_basis = run.claim_basis
-    name = _metric_name(run.q.metric if run.q.kind != "growth" else growth_metric(run.q.metric))
+    name = _metric_name(run.q.printed[0])
+    subject = name if claim_basis in ("reported", "own") else _basis_name(claim_basis, name)
     printed = run.claim.printed or str(run.claim.value)
 
     if same:
@@ -774,7 +791,7 @@ def _basis(run: _Run) -> RuleOutcome:
             how = f"computed {primary.arithmetic}" if primary.how == "computed" else f"printed {primary.inputs[0][0].as_printed}"
             coarse = f", which the room prints only to +/-{_fmt(primary.half, run.dim)}" if primary.half > run.tol else ""
             return _decide(run, "basis", "supported",
-                           f"{run.entity} {name} for {run.period} is {_fmt(primary.value, run.dim)} ({how}, "
+                           f"{run.entity} {subject} for {run.period} is {_fmt(primary.value, run.dim)} ({how}, "
                            f"{primary.inputs[0][0].document}), matching {printed}{coarse}{conflict}.",
                            found=primary.value, band=band, cited=cited)
         match = _best_other(run, other)
@@ -785,7 +802,7 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"The {_basis_name(claim_basis, name)} for {run.label()} is {_fmt(primary.value, run.dim)}, not "
                            f"{printed}; {printed} matches the {what} ({_where(match)}){conflict}.",
                            found=primary.value, band=band, cited=cited)
-        reason = (f"{run.entity} {name} for {run.period} is {_fmt(primary.value, run.dim)} ({_where(primary)}), "
+        reason = (f"{run.entity} {subject} for {run.period} is {_fmt(primary.value, run.dim)} ({_where(primary)}), "
                   f"not {printed}")
         if run.scale_shift:
             reason += f"; the claim is off by a factor of {10 ** abs(run.scale_shift):,} (a scale error)"
@@ -818,7 +835,7 @@ def _best_other(run: _Run, other: list[_Candidate]) -> _Candidate | None:
 
 def _period_shift(run: _Run) -> _Candidate | None:
     shifted = [c for c in run.candidates if not _in_period(run, c) and _same_slot(run, c) and _within(run, c)]
-    shifted.sort(key=lambda c: (c.how != "printed", _period_order(c.period)), reverse=False)
+    shifted.sort(key=lambda c: (c.how != "printed", _period_order(c.period)))
     return shifted[0] if shifted else None
 
 

@@ -130,6 +130,11 @@ CASES = [
          ev(ROOM, fact("growth:operating_income", "FY2024", "50", 0, unit="percent"),
             fact("operating_income", "FY2024", "10,417,614", "thousands"),
             fact("operating_income", "FY2023", "6,954,003", "thousands")), "supported", "computed"),
+    case("a_printed_year_over_year_rate_does_not_answer_a_sequential_claim",
+         claim("16%", "revenue", "Q2 FY2025", kind="growth", comparison="Q1 FY2025"),
+         ev(ROOM, fact("growth:revenue", "Q2 FY2025", "16", 0, unit="percent", doc=Q10),
+            fact("revenue", "Q2 FY2025", "11,079", doc=Q10), fact("revenue", "Q1 FY2025", "10,543", doc=Q10)),
+         "contradicted", "11,079 / 10,543"),
     case("growth_needs_the_prior_period_to_compute",
          claim("5%", "revenue", "FY2022", kind="growth"), ev(ROOM, *REV), "no-evidence", "not for FY2021"),
     case("coverage_ratio_divides_by_the_size_of_an_outflow",
@@ -158,8 +163,12 @@ CASES = [
          ev(ROOM, fact("revenue", "FY2024", "2,806,499", "thousands")), "supported"),
     case("whole_millions_band_excludes_a_million_off", claim("$2,806M", "revenue", "FY2024"),
          ev(ROOM, fact("revenue", "FY2024", "2,807,000", "thousands")), "contradicted"),
-    case("whole_percent_band_is_half_a_point_inclusive", claim("36%", "gross_margin", "FY2024"),
-         ev(ROOM, fact("gross_margin", "FY2024", "36.5", 0, unit="percent")), "supported"),
+    case("a_tie_below_rounds_up_to_the_claim", claim("36%", "gross_margin", "FY2024"),
+         ev(ROOM, fact("gross_margin", "FY2024", "35.5", 0, unit="percent")), "supported"),
+    case("a_tie_above_rounds_away_from_the_claim", claim("36%", "gross_margin", "FY2024"),
+         ev(ROOM, fact("gross_margin", "FY2024", "36.5", 0, unit="percent")), "contradicted"),
+    case("a_negative_tie_rounds_away_from_zero", claim("(10.6)%", "gross_margin", "FY2024"),
+         ev(ROOM, fact("gross_margin", "FY2024", "(10.55)%", 0, unit="percent")), "supported"),
     case("whole_percent_band_excludes_six_tenths", claim("36%", "gross_margin", "FY2024"),
          ev(ROOM, fact("gross_margin", "FY2024", "36.6", 0, unit="percent")), "contradicted"),
     case("approximate_figure_gets_a_full_unit", claim("~$20B", "revenue", "FY2024"),
@@ -322,3 +331,9 @@ def test_needed_metrics_name_everything_the_rules_read(c, expected):
 def test_needed_metrics_for_growth_include_the_quantity_and_its_printed_rate():
     got = needed_metrics(claim("17%", "free_cash_flow", "FY2024", kind="growth"))
     assert {"growth:free_cash_flow", "free_cash_flow", "operating_cash_flow", "growth:operating_cash_flow"} == got
+
+
+def test_evaluate_is_lazy_so_each_rule_can_be_emitted_as_it_completes():
+    stream = evaluate(claim("$391.0B", "revenue", "FY2024"), ev(ROOM, *REV))
+    first = next(stream)
+    assert isinstance(first, RuleOutcome) and first.rule == "scope"
