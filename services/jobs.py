@@ -14,7 +14,6 @@ from datetime import timedelta
 
 import asyncpg
 from pgqueuer import Job, Queries, QueueManager
-from pgqueuer.db import AsyncpgDriver
 from pgqueuer.executors import DatabaseRetryEntrypointExecutor, EntrypointExecutorParameters
 
 __all__ = ["Handler", "enqueue", "run_worker"]
@@ -48,7 +47,7 @@ async def run_worker(
 ) -> None:
     """Take jobs for ``handlers`` until ``stop`` is set (or forever)."""
     conn = await asyncpg.connect(dsn)
-    manager = QueueManager(AsyncpgDriver(conn))
+    manager = QueueManager(Queries.from_asyncpg_connection(conn))
     for name, handler in handlers.items():
         manager.register_executor(
             name,
