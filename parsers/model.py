@@ -75,6 +75,8 @@ class Cell(msgspec.Struct):
     """The iXBRL concept tagged on this cell, when there is one."""
     context: str | None = None
     bbox: BBox | None = None
+    footnote: str | None = None
+    """A footnote marker printed beside the number ("(1)", "*"), split off the text."""
 
 
 class Column(msgspec.Struct):
@@ -89,6 +91,8 @@ class Row(msgspec.Struct):
     label: str
     cells: list[Cell]
     bbox: BBox | None = None
+    group: str = ""
+    """The label-only row above that qualifies this one ("Net income per share:")."""
 
 
 class Table(msgspec.Struct):

@@ -135,3 +135,91 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     if len(set(years)) == 1:
         return f"FY{years[0]}"
     return None
+
+
+_SPAN_WORDS = {
+    "three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9, "twelve": 12, "12": 12,
+    "thirteen": 3, "13": 3, "twenty-six": 6, "26": 6, "thirty-nine": 9, "39": 9,
+    "fifty-two": 12, "52": 12, "fifty-three": 12, "53": 12,
+    "sixteen": 4, "16": 4, "twenty-four": 6, "24": 6, "twenty-eight": 6, "28": 6, "thirty-six": 9, "36": 9,
+    "forty": 9, "40": 9,
+}
+_DATE_WORDS = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
+_DATE_NUM = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})\b")
+_SPAN_LEAD = re.compile(
+    r"\b(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|sixteen|twenty-four|"
+    r"twenty-eight|thirty-six|forty|\d{1,2})[\s-]+(months?|weeks?)\b",
+    re.I,
+)
+_YEAR_WORD = re.compile(r"\b(?:years?|fiscal|annual)\b", re.I)
+_QUARTER_WORD = re.compile(r"\bquarters?\b", re.I)
+_NOT_A_PERIOD = re.compile(r"\bchange\b|\bvs\.?\b|\bversus\b|%|\bvariance\b|\bgrowth\b|\bincrease\b|\bdecrease\b", re.I)
+
+
+def dates_in(text: str) -> list[date]:
+    """Every calendar date printed in ``text``: "January 26, 2025", "Jan 26, 2025", "3/25/2023"."""
+    out: list[date] = []
+    for m in _DATE_WORDS.finditer(text):
+        month = MONTHS.get(m.group(1).lower())
+        if month:
+            try:
+                out.append(date(int(m.group(3)), month, int(m.group(2))))
+            except ValueError:
+                pass
+    for m in _DATE_NUM.finditer(text):
+        try:
+            out.append(date(_year(m.group(3)), int(m.group(1)), int(m.group(2))))
+        except ValueError:
+            pass
+    return out
+
+
+def column_period(
+    text: str, fye: FiscalYearEnd | None
+) -> tuple[str, date | None, date | None] | None:
+    """The period a column's joined header path denotes: (label, start, end), start None for an instant.
+
+    "Year Ended January 26, 2025" is FY2025 for NVIDIA; "Three Months Ended June 30, 2025" a quarter;
+    "12 Weeks Ended 3/25/2023" PepsiCo's Q1; "December 31, 2024" alone an instant; "2024" a fiscal year.
+    Change and percentage columns denote no period.
+    """
+    if not text or _NOT_A_PERIOD.search(text):
+        return None
+    dates = dates_in(text)
+    if dates:
+        end = dates[-1] if len(dates) == 1 else max(dates)
+        m = _SPAN_LEAD.search(text)
+        if m:
+            n = _SPAN_WORDS.get(m.group(1).lower(), 0)
+            weeks = m.group(2).lower().startswith("week")
+            if weeks:
+                wk = int(m.group(1)) if m.group(1).isdigit() else {3: 13, 6: 26, 9: 39, 12: 52, 4: 16}.get(n, 13)
+                days = wk * 7
+            else:
+                days = int(n * 30.44)
+            if days <= 0:
+                return None
+            if weeks and days < 70:
+                # 12-week first quarters (PepsiCo) and 16-week ones are still fiscal quarters.
+                days = 84
+            start = end - timedelta(days=days - 1)
+            if days >= 340:
+                return f"FY{fiscal_year_of(end, fye)}", start, end
+            return label_for_span(start if days >= 70 else end - timedelta(days=90), end, fye), start, end
+        if _YEAR_WORD.search(text) and not _QUARTER_WORD.search(text):
+            return f"FY{fiscal_year_of(end, fye)}", end - timedelta(days=363), end
+        if _QUARTER_WORD.search(text):
+            start = end - timedelta(days=90)
+            return label_for_span(start, end, fye), start, end
+        return label_for_span(None, end, fye), None, end
+    label = period_from_text(text, fye)
+    if label is None:
+        return None
+    m = re.fullmatch(r"(?:(Q[1-4]|H1|9M) )?FY(\d{4})", label)
+    if not m:
+        return label, None, None
+    fy = int(m.group(2))
+    close = _fye_date(fy, fye or (12, 31))
+    if m.group(1) is None:
+        return label, _fye_date(fy - 1, fye or (12, 31)) + timedelta(days=1), close
+    return label, None, None

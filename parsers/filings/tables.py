@@ -1,0 +1,220 @@
+"""Clean grids from raw table rows: spacer columns collapsed, split `$`/`%` cells merged, header paths.
+
+Every source format (HTML, PDF text positions, Markdown pipes) hands in rows of ``RawCell`` placed on
+an axis: HTML column slots after colspans, PDF x-coordinates, Markdown column indices. Columns are the
+overlap clusters of the body's numeric cells on that axis, so SEC spacer columns simply vanish.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import msgspec
+
+from parsers.numbers import parse_cell_number, scale_from_caption
+
+__all__ = ["Grid", "GridRow", "RawCell", "build_grid", "clean_text", "split_footnote"]
+
+
+class RawCell(msgspec.Struct, array_like=True):
+    """One non-empty source cell on the table's horizontal axis: [start, end)."""
+
+    start: float
+    end: float
+    text: str
+    concept: str | None = None
+    context: str | None = None
+    bbox: tuple[float, float, float, float] | None = None
+
+
+class GridCell(msgspec.Struct, array_like=True):
+    column: int
+    text: str
+    value: Decimal | None
+    footnote: str | None
+    concept: str | None
+    context: str | None
+    bbox: tuple[float, float, float, float] | None
+
+
+class GridRow(msgspec.Struct):
+    label: str
+    cells: list[GridCell]
+    group: str
+    """The nearest label-only row above ("Net income per share:"), which qualifies this row."""
+    footnote: str | None = None
+    bbox: tuple[float, float, float, float] | None = None
+
+
+class Grid(msgspec.Struct):
+    headers: list[list[str]]
+    """Header path per column, top row first."""
+    rows: list[GridRow]
+    captions: list[str]
+    """Header-area text that states scale or units rather than naming a column."""
+
+
+_WS = re.compile(r"\s+")
+_PREFIX = {"$", "US$", "€", "£", "¥", "C$", "A$", "($", "$(", "(", "—$", "$—"}
+_SUFFIX = re.compile(r"^(?:%|\)|\)%|%\)|pts?\.?|bps|x|pp)$", re.I)
+_FOOTNOTE = re.compile(r"^(?P<body>.*?\d[\d,.]*\s*\)?\s*%?)\s*(?P<fn>\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡§])$")
+_LABEL_FOOTNOTE = re.compile(r"\s*(?:\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡§])+\s*$")
+_YEARISH = re.compile(r"^(?:FY\s?)?'?(?:19|20)\d{2}$|^(?:Q[1-4]|H[12])\s?(?:FY)?'?\d{2,4}$|^FY\s?'?\d{2}$", re.I)
+_DATEISH = re.compile(
+    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?(?:\s+\d{4})?$|^\d{1,2}/\d{1,2}/\d{2,4}$",
+    re.I,
+)
+
+
+def clean_text(text: str) -> str:
+    """Whitespace collapsed, non-breaking and zero-width spaces removed."""
+    return _WS.sub(" ", text.replace("\u200b", "").replace("\u00a0", " ")).strip()
+
+
+def split_footnote(text: str) -> tuple[str, Decimal | None, str | None]:
+    """A cell's text, number and footnote marker: "1,234(1)" is 1234 with footnote "(1)"."""
+    value = parse_cell_number(text)
+    if value is not None:
+        return text, value, None
+    m = _FOOTNOTE.match(text)
+    if m:
+        body = m.group("body").strip()
+        value = parse_cell_number(body)
+        if value is not None:
+            return body, value, m.group("fn")
+    return text, None, None
+
+
+def _merge_tokens(cells: list[RawCell]) -> list[RawCell]:
+    # Lone "$" and "%" (and the closing parenthesis of a negative) sit in their own SEC cells.
+    out: list[RawCell] = []
+    pending: RawCell | None = None
+    for c in cells:
+        t = c.text
+        if t in _PREFIX:
+            pending = c if pending is None else RawCell(pending.start, c.end, pending.text + t)
+            continue
+        if pending is not None:
+            c = RawCell(pending.start, max(c.end, pending.end), pending.text + t, c.concept, c.context, _union(pending.bbox, c.bbox))
+            pending = None
+        if out and _SUFFIX.match(t) and parse_cell_number(out[-1].text + t.replace("pts", "").strip()) is not None:
+            p = out[-1]
+            out[-1] = RawCell(p.start, max(p.end, c.end), p.text + t, p.concept, p.context, _union(p.bbox, c.bbox))
+            continue
+        out.append(c)
+    if pending is not None and pending.text.strip("($") and out:
+        out.append(pending)
+    return out
+
+
+def _union(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _is_number(text: str) -> bool:
+    return split_footnote(text)[1] is not None
+
+
+def _is_headerish(text: str) -> bool:
+    return bool(_YEARISH.match(text) or _DATEISH.match(text))
+
+
+def build_grid(rows: list[list[RawCell]]) -> Grid | None:
+    """A grid from raw rows, or None when the table holds no numbers (layout or text tables)."""
+    merged = [_merge_tokens([c for c in r if c.text or c.concept]) for r in rows]
+    merged = [r for r in merged if r]
+    if not merged:
+        return None
+    # The label area ends where the first numeric cell of a labelled row starts.
+    boundary: float | None = None
+    for r in merged:
+        if _is_number(r[0].text) or _is_headerish(r[0].text):
+            continue
+        for c in r[1:]:
+            if _is_number(c.text) and not _is_headerish(c.text):
+                boundary = c.start if boundary is None else min(boundary, c.start)
+                break
+    if boundary is None:
+        for r in merged:
+            for c in r:
+                if _is_number(c.text) and not _is_headerish(c.text):
+                    boundary = c.start if boundary is None else min(boundary, c.start)
+        if boundary is None:
+            return None
+    first_body = None
+    for i, r in enumerate(merged):
+        data = [c for c in r if c.start >= boundary]
+        labelled = any(c.start < boundary for c in r)
+        if any(_is_number(c.text) and (labelled or not _is_headerish(c.text)) for c in data):
+            first_body = i
+            break
+    if first_body is None:
+        return None
+    intervals = sorted(
+        (c.start, c.end)
+        for r in merged[first_body:]
+        for c in r
+        if c.start >= boundary and (_is_number(c.text) or c.concept)
+    )
+    clusters: list[list[float]] = []
+    for a, b in intervals:
+        if clusters and a < clusters[-1][1]:
+            if b > clusters[-1][1]:
+                clusters[-1][1] = b
+        else:
+            clusters.append([a, b])
+    if not clusters:
+        return None
+    ncol = len(clusters)
+
+    def col_of(c: RawCell) -> list[int]:
+        hit = [i for i, (a, b) in enumerate(clusters) if c.start < b and a < c.end]
+        if hit:
+            return hit
+        mid = (c.start + c.end) / 2
+        return [min(range(ncol), key=lambda i: abs((clusters[i][0] + clusters[i][1]) / 2 - mid))]
+
+    headers: list[list[str]] = [[] for _ in range(ncol)]
+    captions: list[str] = []
+    for r in merged[:first_body]:
+        for c in r:
+            if scale_from_caption(c.text) is not None or c.text.lower().startswith(("(in ", "(dollars", "($ in", "(amounts")):
+                captions.append(c.text)
+                continue
+            if c.start < boundary and c.end <= boundary:
+                continue
+            for i in col_of(c):
+                if not headers[i] or headers[i][-1] != c.text:
+                    headers[i].append(c.text)
+    out_rows: list[GridRow] = []
+    group = ""
+    for r in merged[first_body:]:
+        label_parts = [c.text for c in r if c.end <= boundary or (c.start < boundary and not _is_number(c.text))]
+        data = [c for c in r if not (c.end <= boundary or (c.start < boundary and not _is_number(c.text)))]
+        label = " ".join(label_parts)
+        footnote = None
+        if label:
+            m = _LABEL_FOOTNOTE.search(label)
+            if m and m.start() > 0:
+                footnote, label = label[m.start():].strip(), label[: m.start()].strip()
+        if not data:
+            if label and not any(scale_from_caption(label) is not None for _ in (0,)):
+                group = label.rstrip(":")
+            elif label:
+                captions.append(label)
+            continue
+        cells: list[GridCell] = []
+        for c in data:
+            text, value, fn = split_footnote(c.text)
+            cols = col_of(c)
+            cells.append(GridCell(cols[0], text, value, fn, c.concept, c.context, c.bbox))
+        bbox = None
+        for c in r:
+            bbox = _union(bbox, c.bbox)
+        out_rows.append(GridRow(label, cells, group, footnote, bbox))
+    return Grid(headers, out_rows, captions)
