@@ -79,4 +79,6 @@ def parse_filing(data: bytes, name: str = "", *, max_bytes: int = MAX_BYTES) -> 
         return ParseFailure("too-large", f"{name or 'the file'} needs more memory than allowed to parse")
     except Exception as e:  # noqa: BLE001 - a parser bug must not take the service down
         return ParseFailure("corrupt", f"{name or 'the file'} could not be read as {kind}: {type(e).__name__}: {e}"[:500])
+    if kind == "unknown":
+        return ParseFailure("corrupt", f"{name or 'the file'} is binary data that is not a PDF, HTML, XBRL or Markdown filing")
     return ParseFailure("unsupported", f"{name or 'the file'} is not a filing format we read (PDF, HTML, XBRL, Markdown)")

@@ -168,16 +168,20 @@ _ENDED_DATE = re.compile(r"(?:year|twelve months|fiscal year|52 weeks|53 weeks)s
 
 
 def infer_fye(header_texts: list[str]) -> FiscalYearEnd | None:
-    """The fiscal year end most "Year Ended <date>" headers name; None when none do."""
+    """The fiscal year end column headers name: "Year Ended <date>" counts most, bare dates a little."""
     votes: Counter[tuple[int, int]] = Counter()
     for t in header_texts:
-        if _ENDED_DATE.search(t):
+        weight = 3 if _ENDED_DATE.search(t) else (0 if _SHORT_SPAN.search(t) else 1)
+        if weight:
             for d in dates_in(t):
-                votes[(d.month, d.day)] += 1
+                votes[(d.month, d.day)] += weight
     if not votes:
         return None
     (month, day), _ = votes.most_common(1)[0]
     return month, day
+
+
+_SHORT_SPAN = re.compile(r"\b(?:three|six|nine|3|6|9|12|13|16|24|26|28|36|39|40)\s+(?:months|weeks)\b|quarter", re.I)
 
 
 _ENTITY = re.compile(

@@ -56,6 +56,7 @@ class Grid(msgspec.Struct):
 
 
 _WS = re.compile(r"\s+")
+_PERIOD_WORDS = re.compile(r"\bended\b|\bending\b|\bmonths\b|\bweeks\b|\bfiscal\b|\byears?\b|\bquarter\b", re.I)
 _PREFIX = {"$", "US$", "€", "£", "¥", "C$", "A$", "($", "$(", "(", "—$", "$—"}
 _SUFFIX = re.compile(r"^(?:%|\)|\)%|%\)|pts?\.?|bps|x|pp)$", re.I)
 _FOOTNOTE = re.compile(r"^(?P<body>.*?\d[\d,.]*\s*\)?\s*%?)\s*(?P<fn>\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡§])$")
@@ -150,7 +151,8 @@ def build_grid(rows: list[list[RawCell]]) -> Grid | None:
     for i, r in enumerate(merged):
         data = [c for c in r if c.start >= boundary]
         labelled = any(c.start < boundary for c in r)
-        if any(_is_number(c.text) and (labelled or not _is_headerish(c.text)) for c in data):
+        if any(_is_number(c.text) and not _is_headerish(c.text) for c in data) or (
+                labelled and any(_is_number(c.text) and not _is_headerish(c.text) for c in r)):
             first_body = i
             break
     if first_body is None:
@@ -187,6 +189,11 @@ def build_grid(rows: list[list[RawCell]]) -> Grid | None:
                 captions.append(c.text)
                 continue
             if c.start < boundary and c.end <= boundary:
+                # "For the years ended June 30," printed left of the year cells names every column.
+                if _PERIOD_WORDS.search(c.text) and any(x.start >= boundary for x in r):
+                    for h in headers:
+                        if not h or h[-1] != c.text:
+                            h.append(c.text)
                 continue
             for i in col_of(c):
                 if not headers[i] or headers[i][-1] != c.text:
