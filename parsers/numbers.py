@@ -30,7 +30,8 @@ _CELL = re.compile(
 )
 _CAPTION_SCALE = re.compile(
     r"\b(?:in|amounts? in|dollars? in|\$ in|expressed in)\s+(thousands|millions|billions)\b"
-    r"|\(\s*(thousands|millions|billions)\b",
+    r"|\(\s*(thousands|millions|billions)\b"
+    r"|^\s*(?:\$\s*|dollars\s+)?(thousands|millions|billions)\b(?=[\s,;]|$)",
     re.I,
 )
 
@@ -66,7 +67,7 @@ def scale_from_caption(text: str) -> int | None:
     m = _CAPTION_SCALE.search(text)
     if not m:
         return None
-    return SCALE_WORDS[(m.group(1) or m.group(2)).lower()]
+    return SCALE_WORDS[(m.group(1) or m.group(2) or m.group(3)).lower()]
 
 
 class Printed(msgspec.Struct, frozen=True):

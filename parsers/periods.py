@@ -45,6 +45,10 @@ def parse_fye(text: str | None) -> FiscalYearEnd | None:
         return None
     m = re.search(r"(\d{1,2})-(\d{1,2})\s*$", text.strip())
     if not m:
+        # ixt:date-monthname-day-en prints it as words: "September 28".
+        w = re.search(r"([A-Za-z]{3,9})\.?\s+(\d{1,2})\b", text.replace("\u00a0", " "))
+        if w and w.group(1).lower() in MONTHS:
+            return MONTHS[w.group(1).lower()], int(w.group(2))
         return None
     month, day = int(m.group(1)), int(m.group(2))
     return (month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None

@@ -84,6 +84,8 @@ class Assembler:
             if (bold or heading_level(text, True) == 3) and not _NOT_HEADING.search(text):
                 title = text
                 break
+        if not title and self.tree.level_of_current() == 3:
+            title = self.tree.current_title
         if not title:
             title = next((t for t, _ in reversed(self.recent) if len(t) < 120 and not _NOT_HEADING.search(t)), "")
         if not title:
@@ -103,8 +105,9 @@ class Assembler:
         if scale is None and section in self.section_scale:
             scale, cap = self.section_scale[section]
             source = cap if cap.startswith("running header: ") else f"running header: {cap}"
-        elif scale is not None:
-            # Later tables in this section that state nothing are printed like this one.
+        elif scale is not None and (source.startswith("(") or len(source) < 60):
+            # Later tables in this section that state nothing are printed like this one; a lead-in
+            # sentence ("...were as follows (in billions):") speaks only for its own table.
             self.section_scale[section] = (scale, source)
         n = self.table_seen[(section, title)]
         self.table_seen[(section, title)] += 1

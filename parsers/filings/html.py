@@ -13,7 +13,7 @@ from parsers.filings.assemble import Assembler, form_from, guess_entity
 from parsers.filings.ixbrl import Context, XbrlFact, contexts_from, ix_number, units_from
 from parsers.filings.tables import RawCell, build_grid, clean_text
 from parsers.model import ParsedDocument
-from parsers.periods import parse_fye
+from parsers.periods import dates_in, parse_fye
 
 __all__ = ["decode_mhtml", "parse_html"]
 
@@ -25,6 +25,9 @@ _BLOCK = frozenset({
 _SKIP = frozenset({"script", "style", "head", "noscript", "ix:header", "title", "svg", "button", "select", "iframe"})
 _BOLD = re.compile(r"font-weight:\s*(?:bold|[6-9]00)", re.I)
 _HIDDEN = re.compile(r"display:\s*none", re.I)
+
+_CHARSET = re.compile(rb"charset\s*=|encoding\s*=", re.I)
+
 
 def decode_mhtml(data: bytes) -> bytes:
     """The HTML part of a saved web page (MHTML, quoted-printable), as bytes."""
@@ -196,9 +199,28 @@ def _ix_index(root) -> tuple[dict[str, Context], list[XbrlFact], dict, dict[str,
     return contexts, facts, td_tags, dei
 
 
+def _fye_from_dei(dei: dict[str, str]) -> tuple[int, int] | None:
+    """dei:CurrentFiscalYearEndDate, else the period end of an annual report (Apple omits the former)."""
+    fye = parse_fye(dei.get("dei:CurrentFiscalYearEndDate"))
+    if fye is None and dei.get("dei:DocumentType", "").upper().startswith(("10-K", "20-F", "40-F")):
+        ends = dates_in(dei.get("dei:DocumentPeriodEndDate", ""))
+        if ends:
+            return ends[0].month, ends[0].day
+    return fye
+
+
 def parse_html(data: bytes, *, ixbrl: bool) -> ParsedDocument:
     """Parse an HTML or inline-XBRL filing already decoded to HTML bytes."""
-    parser = lxml_html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True, huge_tree=False)
+    encoding = None
+    if not _CHARSET.search(data[:4096]):
+        # Without a declared charset libxml2 assumes Latin-1, which garbles UTF-8 dashes into text.
+        try:
+            data.decode("utf-8")
+            encoding = "utf-8"
+        except UnicodeDecodeError:
+            encoding = "windows-1252"
+    parser = lxml_html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True, huge_tree=False,
+                                  encoding=encoding)
     root = etree.fromstring(data, parser)
     if root is None:
         raise ValueError("no HTML content")
@@ -215,7 +237,7 @@ def parse_html(data: bytes, *, ixbrl: bool) -> ParsedDocument:
     title = clean_text(title_el.text_content()) if title_el is not None else ""
     entity = dei.get("dei:EntityRegistrantName") or guess_entity(title, w.first_lines) or ""
     return w.finish(
-        "ixbrl" if ixbrl else "html", entity, parse_fye(dei.get("dei:CurrentFiscalYearEndDate")),
+        "ixbrl" if ixbrl else "html", entity, _fye_from_dei(dei),
         dei.get("dei:DocumentType") or form_from(w.first_lines, title),
         xfacts=xfacts, contexts=contexts, ticker=dei.get("dei:TradingSymbol"),
     )

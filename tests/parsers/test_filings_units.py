@@ -1,0 +1,237 @@
+"""Behaviour of the filings parser on small hand-written inputs."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from parsers.filings import ixbrl_agreement, parse_filing, sniff
+from parsers.model import ParsedDocument, ParseFailure
+
+
+def _html(body: str) -> bytes:
+    return f"<html><head><title>Acme Corporation - Results</title></head><body>{body}</body></html>".encode()
+
+
+SEC_TABLE = """
+<div><span style="font-weight:700">CONSOLIDATED STATEMENTS OF OPERATIONS</span></div>
+<div>(In millions, except per share data)</div>
+<table>
+<tr><td colspan="3"></td><td colspan="7">Years ended</td></tr>
+<tr><td colspan="3"></td><td colspan="3">September 28, 2024</td><td></td><td colspan="3">September 30, 2023</td></tr>
+<tr><td colspan="3">Total net sales</td><td>$</td><td>391,035</td><td></td><td></td><td>$</td><td>383,285</td><td></td></tr>
+<tr><td colspan="3">Other income/(expense), net</td><td></td><td>(269)</td><td></td><td></td><td></td><td>(565)</td><td></td></tr>
+<tr><td colspan="3">Restructuring</td><td></td><td>—</td><td></td><td></td><td></td><td>12</td><td></td></tr>
+<tr><td colspan="3">Gross margin percentage</td><td></td><td>46.2</td><td>%</td><td></td><td></td><td>44.1</td><td>%</td></tr>
+<tr><td colspan="3">Net income (1)</td><td>$</td><td>93,736(2)</td><td></td><td></td><td>$</td><td>96,995</td><td></td></tr>
+<tr><td colspan="3">Earnings per share:</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td></tr>
+<tr><td colspan="3">Diluted</td><td>$</td><td>6.08</td><td></td><td></td><td>$</td><td>6.13</td><td></td></tr>
+</table>
+"""
+
+
+def _doc(body: str = SEC_TABLE) -> ParsedDocument:
+    doc = parse_filing(_html(body), "acme.html")
+    assert isinstance(doc, ParsedDocument), doc
+    return doc
+
+
+def _row(doc: ParsedDocument, label: str):
+    return next(r for t in doc.tables for r in t.rows if r.label == label)
+
+
+def test_spacer_columns_collapse_to_one_column_per_period():
+    table = _doc().tables[0]
+    assert len(table.columns) == 2
+    assert [c.column for c in _row(_doc(), "Total net sales").cells] == [0, 1]
+
+
+def test_lone_dollar_cells_merge_into_their_number():
+    cells = _row(_doc(), "Total net sales").cells
+    assert cells[0].text == "$391,035" and cells[0].value == Decimal("391035")
+
+
+def test_parentheses_are_negative():
+    assert _row(_doc(), "Other income/(expense), net").cells[0].value == Decimal("-269")
+
+
+def test_dashes_are_zero():
+    assert _row(_doc(), "Restructuring").cells[0].value == 0
+
+
+def test_lone_percent_cells_merge_and_stay_in_percent_points():
+    doc = _doc()
+    cell = _row(doc, "Gross margin percentage").cells[0]
+    assert cell.text == "46.2%" and cell.value == Decimal("46.2")
+    fact = next(f for f in doc.facts if f.metric == "gross_margin" and f.period == "FY2024")
+    assert fact.unit == "percent" and fact.value == Decimal("46.2")
+
+
+def test_footnote_markers_split_off_numbers_and_labels():
+    row = _row(_doc(), "Net income")
+    assert row.cells[0].value == Decimal("93736") and row.cells[0].footnote == "(2)"
+
+
+def test_header_path_and_period_from_fiscal_year_end():
+    doc = _doc()
+    col = doc.tables[0].columns[0]
+    assert col.header == ["Years ended", "September 28, 2024"]
+    assert col.period == "FY2024" and str(col.period_end) == "2024-09-28"
+    assert doc.document.fiscal_year_end == "--09-28"
+
+
+def test_scale_caption_is_applied_and_recorded():
+    doc = _doc()
+    assert doc.tables[0].scale == 6 and "in millions" in doc.tables[0].scale_source.lower()
+    rev = next(f for f in doc.facts if f.metric == "revenue" and f.period == "FY2024")
+    assert rev.value == Decimal("391035000000") and rev.scale == 6
+
+
+def test_per_share_values_are_not_scaled():
+    eps = next(f for f in _doc().facts if f.metric == "eps_diluted" and f.period == "FY2024")
+    assert eps.value == Decimal("6.08") and eps.unit == "USD/share"
+
+
+def test_locator_names_table_row_and_column():
+    rev = next(f for f in _doc().facts if f.metric == "revenue" and f.period == "FY2024")
+    assert rev.source.locator == (
+        "CONSOLIDATED STATEMENTS OF OPERATIONS; row 'Total net sales'; column 'Years ended September 28, 2024'"
+    )
+
+
+def test_item_headings_in_tables_and_bold_spans_become_sections():
+    body = (
+        "<div>PART II</div><table><tr><td>Item 7.</td><td>Management's Discussion and Analysis</td></tr></table>"
+        "<p>Revenue grew strongly this year because of demand.</p>"
+        "<div><b>Item 8. Financial Statements</b></div>" + SEC_TABLE
+    )
+    doc = _doc(body)
+    titles = [(s.level, s.title) for s in doc.sections]
+    assert (1, "PART II") in titles
+    assert (2, "Item 7. Management's Discussion and Analysis") in titles
+    assert (3, "CONSOLIDATED STATEMENTS OF OPERATIONS") in titles
+    stmt = next(s for s in doc.sections if s.level == 3)
+    item8 = next(s for s in doc.sections if s.title.startswith("Item 8"))
+    assert stmt.parent == item8.id
+
+
+def test_section_ids_are_stable_and_count_same_titled_siblings():
+    body = "<div><b>Item 1. Business</b></div><div><b>Overview</b></div><p>x" + "y" * 40 + \
+           "</p><div><b>Item 2. Properties</b></div><div><b>Overview</b></div>"
+    a, b = _doc(body), _doc(body)
+    assert [s.id for s in a.sections] == [s.id for s in b.sections]
+    overviews = [s for s in a.sections if s.title == "Overview"]
+    assert len({s.id for s in overviews}) == 2
+    # Adding a section elsewhere does not move the ids of the others.
+    c = _doc("<div><b>Item 0. Preface</b></div>" + body)
+    assert {s.id for s in a.sections} <= {s.id for s in c.sections}
+
+
+def test_passages_never_cross_sections():
+    body = ("<div><b>Item 1. Business</b></div><p>" + "We sell widgets. " * 8 + "</p>"
+            "<div><b>Item 2. Properties</b></div><p>We own a building in Springfield.</p>")
+    doc = _doc(body)
+    by_id = {s.id: s.title for s in doc.sections}
+    assert {by_id[p.section] for p in doc.passages} == {"Item 1. Business", "Item 2. Properties"}
+    assert all(p.text.count("widgets") <= 3 for p in doc.passages)
+
+
+def test_non_gaap_rows_get_non_gaap_basis():
+    body = """<div><b>Reconciliation of Non-GAAP Measures</b></div><div>(in millions)</div>
+    <table><tr><td></td><td>2024</td><td>2023</td></tr>
+    <tr><td>Net cash provided by operating activities</td><td>100</td><td>90</td></tr>
+    <tr><td>Free cash flow</td><td>60</td><td>50</td></tr>
+    <tr><td>Adjusted EBITDA</td><td>80</td><td>70</td></tr></table>"""
+    facts = {f.metric: f for f in _doc(body).facts if f.period == "FY2024"}
+    assert facts["free_cash_flow"].basis == "non-GAAP"
+    assert facts["adjusted_ebitda"].basis == "non-GAAP"
+    assert facts["operating_cash_flow"].basis == "GAAP"
+
+
+IXBRL = """<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"
+ xmlns:xbrli="http://www.xbrl.org/2003/instance" xmlns:xbrldi="http://xbrl.org/2006/xbrldi"><body>
+<div style="display:none"><ix:header><ix:hidden>
+<ix:nonNumeric name="dei:EntityRegistrantName" contextRef="c1">Acme Corp</ix:nonNumeric>
+<ix:nonNumeric name="dei:CurrentFiscalYearEndDate" contextRef="c1">--12-31</ix:nonNumeric>
+</ix:hidden><ix:resources>
+<xbrli:context id="c1"><xbrli:entity><xbrli:identifier scheme="x">1</xbrli:identifier></xbrli:entity>
+<xbrli:period><xbrli:startDate>2024-01-01</xbrli:startDate><xbrli:endDate>2024-12-31</xbrli:endDate></xbrli:period></xbrli:context>
+<xbrli:context id="c2"><xbrli:entity><xbrli:identifier scheme="x">1</xbrli:identifier><xbrli:segment>
+<xbrldi:explicitMember dimension="us-gaap:StatementBusinessSegmentsAxis">acme:CloudMember</xbrldi:explicitMember></xbrli:segment></xbrli:entity>
+<xbrli:period><xbrli:startDate>2024-01-01</xbrli:startDate><xbrli:endDate>2024-12-31</xbrli:endDate></xbrli:period></xbrli:context>
+<xbrli:unit id="usd"><xbrli:measure>iso4217:USD</xbrli:measure></xbrli:unit>
+</ix:resources></ix:header></div>
+<div><b>Consolidated Statements of Operations</b></div><div>(In millions)</div>
+<table><tr><td></td><td>Year Ended December 31, 2024</td></tr>
+<tr><td>Revenue</td><td>$<ix:nonFraction name="us-gaap:Revenues" contextRef="c1" unitRef="usd" scale="6" decimals="-6" format="ixt:num-dot-decimal">1,234</ix:nonFraction></td></tr>
+<tr><td>Cloud revenue</td><td><ix:nonFraction name="us-gaap:Revenues" contextRef="c2" unitRef="usd" scale="6" decimals="-6">500</ix:nonFraction></td></tr>
+<tr><td>Restructuring</td><td><ix:nonFraction name="us-gaap:RestructuringCharges" contextRef="c1" unitRef="usd" scale="6" format="ixt:fixed-zero">—</ix:nonFraction></td></tr>
+<tr><td>Other expense</td><td>(<ix:nonFraction name="us-gaap:OtherNonoperatingIncomeExpense" contextRef="c1" unitRef="usd" scale="6" sign="-">7</ix:nonFraction>)</td></tr>
+</table></body></html>""".encode()
+
+
+def test_ixbrl_tags_give_exact_facts_with_context_dimensions_and_sign():
+    doc = parse_filing(IXBRL, "acme.htm")
+    assert isinstance(doc, ParsedDocument), doc
+    assert doc.document.format == "ixbrl" and doc.document.entity == "Acme Corp"
+    ix = {(f.source.concept, f.source.context): f for f in doc.facts if f.source.kind == "ixbrl"}
+    rev = ix[("us-gaap:Revenues", "c1")]
+    assert rev.metric == "revenue" and rev.value == Decimal("1234000000") and rev.period == "FY2024"
+    cloud = ix[("us-gaap:Revenues", "c2")]
+    assert cloud.basis == "segment:CloudMember" and cloud.dimensions
+    assert ix[("us-gaap:RestructuringCharges", "c1")].value == 0
+    assert ix[("us-gaap:OtherNonoperatingIncomeExpense", "c1")].value == Decimal("-7000000")
+
+
+def test_table_cells_carry_their_ixbrl_tag_and_agree_with_it():
+    doc = parse_filing(IXBRL, "acme.htm")
+    cell = next(r for r in doc.tables[0].rows if r.label == "Revenue").cells[0]
+    assert (cell.concept, cell.context) == ("us-gaap:Revenues", "c1")
+    agreement = ixbrl_agreement(doc)
+    assert agreement.pairs == 4 and agreement.rate == 1.0
+
+
+def test_failures_are_values():
+    assert parse_filing(b"", "a.pdf") == ParseFailure("empty", "a.pdf is empty")
+    assert parse_filing(b"x" * 11, "big.html", max_bytes=10).reason == "too-large"
+    assert parse_filing(b"\x00\x01\x02garbage" * 50, "g.bin").reason == "corrupt"
+    assert parse_filing(b"%PDF-1.7\nnot really a pdf", "bad.pdf").reason == "corrupt"
+
+
+def test_encrypted_pdf_is_reported_as_encrypted():
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "secret revenue 100")
+    data = doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="u", owner_pw="o")
+    assert parse_filing(data, "locked.pdf").reason == "encrypted"
+
+
+def test_xbrl_parser_refuses_entity_expansion():
+    evil = (b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>'
+            b'<xbrli:xbrl xmlns:xbrli="http://www.xbrl.org/2003/instance">&b;</xbrli:xbrl>')
+    result = parse_filing(evil, "evil.xml")
+    assert isinstance(result, ParseFailure) or result.facts == []
+
+
+def test_sniffing_uses_content_not_extension():
+    assert sniff(b"%PDF-1.4 ...", "x.html") == "pdf"
+    assert sniff(b"From: <Saved by Blink>\nMIME-Version: 1.0\nContent-Type: text/html\n", "x.html") == "mhtml"
+    assert sniff(IXBRL, "x.txt") == "ixbrl"
+    assert sniff(b"# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", "x.txt") == "md"
+
+
+def test_markdown_pipe_tables_and_headings():
+    md = """# Item 8. Financial Statements
+
+## Consolidated Statements of Operations
+
+|               | Year Ended April 30, | Year Ended April 30, |
+|---------------|----------------------|----------------------|
+|               | 2025                 | 2024                 |
+|               | (in thousands)       | (in thousands)       |
+| Total revenue | $ 1,483,296          | $ 1,267,321          |
+"""
+    doc = parse_filing(md.encode(), "x.md")
+    assert isinstance(doc, ParsedDocument), doc
+    rev = next(f for f in doc.facts if f.metric == "revenue" and f.period == "FY2025")
+    assert rev.value == Decimal("1483296000") and doc.tables[0].scale == 3
