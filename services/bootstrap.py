@@ -1,4 +1,4 @@
-"""The composition root: the one place that builds the pool, bus, queue handlers, index and app."""
+"""The composition root: the one place that builds the pool, bus, index, parsers and services."""
 
 from __future__ import annotations
 
@@ -10,8 +10,12 @@ import asyncpg
 
 from events.bus import Bus
 from services.database import connect_pool, migrate, resolve_dsn
+from services.documents import DocumentService
+from services.parsing import ParserPool
+from services.search import PassageIndex
 from services.settings import Settings
 from services.sqlfiles import query
+from services.verifier import Verifier
 
 __all__ = ["Core", "open_core"]
 
@@ -24,19 +28,38 @@ class Core:
     dsn: str
     pool: asyncpg.Pool
     bus: Bus
+    index: PassageIndex
+    parsers: ParserPool
+    documents: DocumentService
+    verifier: Verifier
+
+
+def _llm_settings(settings: Settings) -> object | None:
+    if not settings.llm_url:
+        return None
+    from services.llm_claims import LLMSettings
+
+    return LLMSettings(url=settings.llm_url.rstrip("/"), model=settings.llm_model,
+                       response_format=settings.llm_response_format)
 
 
 @contextlib.asynccontextmanager
 async def open_core(settings: Settings, *, dsn: str | None = None) -> AsyncIterator[Core]:
-    """Start (or reuse) the database, apply migrations, and build the bus."""
+    """Start (or reuse) the database, apply migrations, and build every service."""
     dsn = dsn or await resolve_dsn(settings)
     pool = await connect_pool(dsn, max_size=max(10, settings.workers * 4))
+    parsers = ParserPool(max_file_bytes=settings.max_file_bytes)
     try:
         await migrate(pool)
         bus = Bus(pool, dsn, query)
+        index = PassageIndex(settings.index_dir)
+        documents = DocumentService(pool, bus, index, parsers, max_file_bytes=settings.max_file_bytes)
+        verifier = Verifier(pool, bus, index, llm=_llm_settings(settings))
         try:
-            yield Core(settings=settings, dsn=dsn, pool=pool, bus=bus)
+            yield Core(settings=settings, dsn=dsn, pool=pool, bus=bus, index=index, parsers=parsers,
+                       documents=documents, verifier=verifier)
         finally:
             await bus.close()
     finally:
+        parsers.close()
         await pool.close()

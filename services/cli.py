@@ -70,8 +70,17 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from services.server import worker
 
         return asyncio.run(worker(settings, concurrency=args.concurrency))
-    print(f"tickmark {args.command}: not built yet; the parser, claim and verdict issues add it.", file=sys.stderr)
-    return 2
+    from services import commands
+
+    if args.command == "parse":
+        return commands.parse(args.file, args.json)
+    if args.command == "claims":
+        return commands.claims(args.deck, args.json, settings)
+    if args.command == "ingest":
+        return commands.ingest(settings, args.dir, args.room)
+    if args.command == "verify":
+        return commands.verify(settings, args.deck, args.room, args.json)
+    raise AssertionError(f"unhandled command {args.command}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,163 @@
+"""What each ``tickmark`` subcommand does; ``services.cli`` only parses arguments."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from events.bus import EventFilter
+from parsers.model import ParseFailure
+from services.bootstrap import open_core
+from services.rooms import ingest_room, room_name_for
+from services.settings import Settings
+
+__all__ = ["claims", "ingest", "parse", "verify"]
+
+_BADGE = {"supported": "green", "contradicted": "red", "different-basis": "yellow", "no-evidence": "bright_black"}
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(msgspec.json.encode(obj, decimal_format="string").decode())
+    sys.stdout.write("\n")
+
+
+def _read(path: str) -> bytes:
+    p = Path(path)
+    if not p.is_file():
+        raise SystemExit(f"tickmark: {path}: no such file")
+    return p.read_bytes()
+
+
+def parse(file: str, as_json: bool) -> int:
+    from parsers.filings import parse_filing
+
+    started = time.perf_counter()
+    out = parse_filing(_read(file), Path(file).name)
+    if isinstance(out, ParseFailure):
+        print(f"tickmark parse: {file}: {out.reason}: {out.detail}", file=sys.stderr)
+        if as_json:
+            _print_json({"error": {"reason": out.reason, "detail": out.detail}})
+        return 1
+    body = msgspec.to_builtins(out)
+    body["passages"] = len(out.passages)
+    body["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 1)
+    if as_json:
+        _print_json(body)
+        return 0
+    d = out.document
+    print(f"{file}: {d.format} {d.form or ''} {d.entity or '(entity unknown)'}; fiscal year end {d.fiscal_year_end}")
+    print(f"  periods {', '.join(d.periods) or '-'}")
+    print(f"  {len(out.sections)} sections, {len(out.tables)} tables, {len(out.facts)} facts, "
+          f"{len(out.passages)} passages in {body['elapsed_ms']} ms")
+    return 0
+
+
+def claims(deck: str, as_json: bool, settings: Settings) -> int:
+    from parsers.claims import extract_claims
+    from parsers.decks import load_deck
+
+    loaded = load_deck(_read(deck), Path(deck).name)
+    if isinstance(loaded, ParseFailure):
+        print(f"tickmark claims: {deck}: {loaded.reason}: {loaded.detail}", file=sys.stderr)
+        return 1
+    if settings.llm_url:
+        from services.bootstrap import _llm_settings
+        from services.llm_claims import extract_with_model
+
+        parsed, _ = extract_with_model(loaded, _llm_settings(settings))  # type: ignore[arg-type]
+    else:
+        parsed = extract_claims(loaded)
+    if as_json:
+        _print_json({"deck": deck, "entity": parsed.entity, "claims": parsed.claims, "discarded": parsed.discarded})
+        return 0
+    for c in parsed.claims:
+        print(f"p{c.page:<3} {c.kind:<7} {c.metric or c.label:<28} {c.period or '-':<11} {c.printed:<12} {c.text[:70]}")
+    print(f"{len(parsed.claims)} claims, {len(parsed.discarded)} discarded")
+    return 0
+
+
+async def _ingest(settings: Settings, room_dir: Path, room: str | None) -> int:
+    async with open_core(settings) as core:
+        name = room or room_name_for(room_dir, settings.rooms)
+        outcomes = await ingest_room(core.documents, name, room_dir)
+    for o in outcomes:
+        note = f"{o.facts} facts" if o.status == "parsed" else f"{o.reason}: {o.detail}"
+        print(f"{o.status:<7} {'(cached) ' if o.cached else ''}{o.path}: {note}")
+    return 0 if all(o.status != "failed" for o in outcomes) else 1
+
+
+def ingest(settings: Settings, room_dir: str, room: str | None) -> int:
+    path = Path(room_dir)
+    if not path.is_dir():
+        raise SystemExit(f"tickmark: {room_dir}: not a folder")
+    return asyncio.run(_ingest(settings, path, room))
+
+
+async def _verify(settings: Settings, deck: Path, room_dir: Path, as_json: bool) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    err = Console(stderr=True)
+    data = deck.read_bytes()
+    async with open_core(settings) as core:
+        room = room_name_for(room_dir, settings.rooms)
+        outcomes = await ingest_room(core.documents, room, room_dir, skip={deck})
+        failed = [o for o in outcomes if o.status == "failed"]
+        for o in failed:
+            err.print(f"[yellow]skipped {o.path}: {o.reason}: {o.detail}[/]")
+        run_id = await core.verifier.start_run(room, deck.name, trigger="cli")
+        work = asyncio.create_task(core.verifier.run(run_id, room, deck.name, data))
+        if not as_json:
+            stream = asyncio.create_task(_stream(core, run_id, err))
+            await asyncio.wait([work, stream], return_when=asyncio.FIRST_EXCEPTION)
+            if work.done() and work.exception() is not None:
+                stream.cancel()
+            else:
+                await stream
+        result = await work
+    result["deck"] = str(deck)
+    result["room"] = str(room_dir)
+    result["documents"] = [{"path": o.path, "status": o.status, "reason": o.reason} for o in outcomes]
+    if as_json:
+        _print_json(result)
+    else:
+        counts = result.get("counts", {})
+        print("  ".join(f"{k}: {v}" for k, v in counts.items()) + f"  ({len(result['discarded'])} discarded, "
+              f"{result['elapsed_ms']:.0f} ms)")
+    return 0 if "error" not in result else 1
+
+
+async def _stream(core: Any, run_id: int, err: Any) -> None:
+    """Print verdicts as they reach the bus, with a progress bar over the run's claims."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    total = 0
+    with Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), console=err, transient=True) as bar:
+        task = bar.add_task("claims", total=None)
+        async for stored in core.bus.subscribe(0, EventFilter(run_id=run_id)):
+            if stored.type == "claim.extracted":
+                total += 1
+                bar.update(task, total=total)
+            elif stored.type == "verdict.reached":
+                ev = stored.event
+                bar.advance(task)
+                colour = _BADGE.get(ev.verdict, "white")
+                bar.console.print(f"[{colour}]{ev.verdict:<15}[/] p{ev.result['page']:<3} "
+                                  f"{ev.result['text'][:60]:<60}  {ev.reason}", highlight=False, soft_wrap=True)
+            elif stored.type == "run.finished":
+                return
+
+
+def verify(settings: Settings, deck: str, room_dir: str, as_json: bool) -> int:
+    deck_path, room_path = Path(deck), Path(room_dir)
+    if not deck_path.is_file():
+        raise SystemExit(f"tickmark: {deck}: no such file")
+    if not room_path.is_dir():
+        raise SystemExit(f"tickmark: {room_dir}: not a folder")
+    return asyncio.run(_verify(settings, deck_path.resolve(), room_path.resolve(), as_json))

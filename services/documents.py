@@ -1,0 +1,175 @@
+"""The parser and fact service: a file in a room becomes stored sections, tables, facts and
+indexed passages, or a recorded failure with a reason. Idempotent: safe to run twice."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from pathlib import Path
+
+import asyncpg
+import msgspec
+
+from events.bus import Bus
+from events.types import DocumentFailed, DocumentParsed, FactsUpdated
+from parsers.entities import entity_key
+from parsers.model import ParsedDocument, ParseFailure
+from services.parsing import CachedParse, ParserPool, encode_parse, decode_parse, parser_version
+from services.search import PassageIndex
+from services.sqlfiles import query
+
+__all__ = ["DocumentOutcome", "DocumentService", "sha256_of"]
+
+log = logging.getLogger(__name__)
+_json = msgspec.json.Encoder(decimal_format="string")
+
+
+def sha256_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class DocumentOutcome(msgspec.Struct):
+    document_id: int
+    path: str
+    status: str
+    cached: bool = False
+    reason: str | None = None
+    detail: str | None = None
+    facts: int = 0
+
+
+class DocumentService:
+    """Parses filings into the fact store and the passage index."""
+
+    def __init__(self, pool: asyncpg.Pool, bus: Bus, index: PassageIndex, parsers: ParserPool,
+                 *, max_file_bytes: int) -> None:
+        self._pool = pool
+        self._bus = bus
+        self._index = index
+        self._parsers = parsers
+        self._max_file_bytes = max_file_bytes
+
+    async def ingest_file(self, room: str, room_dir: Path, path: Path, *, kind: str = "filing") -> DocumentOutcome:
+        """Register and parse one file; the same bytes at the same path do nothing the second time."""
+        rel = path.relative_to(room_dir).as_posix()
+        try:
+            size = path.stat().st_size
+            if size > self._max_file_bytes:
+                return await self._record_unreadable(room, rel, size, kind, ParseFailure(
+                    "too-large", f"{size / 1e6:.0f} MB is over the {self._max_file_bytes / 1e6:.0f} MB limit "
+                                 "for one document (TICKMARK_MAX_FILE_MB)"))
+            data = path.read_bytes()
+        except OSError as exc:
+            return await self._record_unreadable(room, rel, 0, kind, ParseFailure(
+                "corrupt", f"the file could not be read: {exc.strerror or exc}"))
+        return await self.ingest_bytes(room, rel, data, kind=kind)
+
+    async def ingest_bytes(self, room: str, rel: str, data: bytes, *, kind: str = "filing") -> DocumentOutcome:
+        sha = sha256_of(data)
+        async with self._pool.acquire() as conn:
+            await conn.execute(query("ensure_room"), room)
+            current = await conn.fetchrow(query("current_document"), room, rel)
+            if current is not None and current["sha256"] == sha and current["status"] in ("parsed", "failed"):
+                return DocumentOutcome(current["id"], rel, current["status"], cached=True)
+            row = await conn.fetchrow(query("upsert_document"), room, rel, sha, len(data), kind)
+        document_id = int(row["id"])
+        if kind == "deck":
+            return DocumentOutcome(document_id, rel, "pending")
+
+        started = time.perf_counter()
+        result, cached = await self._parse_cached(sha, rel, data)
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        if result.failure is not None or result.document is None:
+            failure = result.failure or ParseFailure("corrupt", "the parser returned nothing")
+            await self._store_failure(room, rel, document_id, failure)
+            return DocumentOutcome(document_id, rel, "failed", cached=cached, reason=failure.reason,
+                                   detail=failure.detail)
+        facts = await self._store_parsed(room, rel, document_id, result.document, elapsed_ms, cached)
+        return DocumentOutcome(document_id, rel, "parsed", cached=cached, facts=facts)
+
+    async def _parse_cached(self, sha: str, rel: str, data: bytes) -> tuple[CachedParse, bool]:
+        version = parser_version()
+        async with self._pool.acquire() as conn:
+            blob = await conn.fetchval(query("cached_parse"), sha, version)
+        if blob is not None:
+            return decode_parse(blob), True
+        started = time.perf_counter()
+        result = await self._parsers.parse_filing(data, rel)
+        async with self._pool.acquire() as conn:
+            await conn.execute(query("store_parse"), sha, version, encode_parse(result),
+                               (time.perf_counter() - started) * 1000)
+        return result, False
+
+    async def _record_unreadable(self, room: str, rel: str, size: int, kind: str, failure: ParseFailure) -> DocumentOutcome:
+        async with self._pool.acquire() as conn:
+            await conn.execute(query("ensure_room"), room)
+            row = await conn.fetchrow(query("upsert_document"), room, rel, f"unread:{size}", size, kind)
+        await self._store_failure(room, rel, int(row["id"]), failure)
+        return DocumentOutcome(int(row["id"]), rel, "failed", reason=failure.reason, detail=failure.detail)
+
+    async def _store_failure(self, room: str, rel: str, document_id: int, failure: ParseFailure) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(query("mark_failed"), document_id, Path(rel).suffix.lstrip(".") or None,
+                               failure.reason, failure.detail)
+            await conn.fetch(query("supersede_older_versions"), document_id, room, rel)
+            await self._bus.publish(
+                DocumentFailed(room=room, path=rel, reason=failure.reason, detail=failure.detail,
+                               document_id=document_id), conn)
+        log.warning("%s/%s failed: %s (%s)", room, rel, failure.reason, failure.detail)
+
+    async def _store_parsed(self, room: str, rel: str, document_id: int, doc: ParsedDocument,
+                            elapsed_ms: float, cached: bool) -> int:
+        info = doc.document
+        entity = info.entity or ""
+        key = entity_key(entity)
+        section_rows = [
+            (document_id, s.id, s.parent, s.title, s.level, s.pages[0] if s.pages else None,
+             s.pages[1] if s.pages else None)
+            for s in doc.sections
+        ]
+        table_rows = [
+            (document_id, t.id, t.section, t.title, t.scale, t.scale_source, t.page, _json.encode(t).decode())
+            for t in doc.tables
+        ]
+        fact_rows = [
+            (document_id, room, f.entity or entity, entity_key(f.entity or entity), f.metric, f.label, f.basis,
+             f.period, f.period_start, f.period_end, f.value, f.unit, f.scale, f.currency, f.as_printed,
+             _json.encode(f.source).decode(), _json.encode(f.dimensions).decode())
+            for f in doc.facts
+        ]
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(query("clear_document_rows"), document_id)
+            await conn.copy_records_to_table(
+                "section", records=section_rows,
+                columns=["document_id", "node_id", "parent", "title", "level", "page_first", "page_last"])
+            await conn.copy_records_to_table(
+                "doc_table", records=table_rows,
+                columns=["document_id", "table_id", "section", "title", "scale", "scale_source", "page", "grid"])
+            await conn.copy_records_to_table(
+                "fact", records=fact_rows,
+                columns=["document_id", "room", "entity", "entity_key", "metric", "label", "basis", "period",
+                         "period_start", "period_end", "value", "unit", "scale", "currency", "as_printed",
+                         "source", "dimensions"])
+            await conn.execute(query("mark_parsed"), document_id, info.format, info.entity, key, info.form,
+                               info.fiscal_year_end, info.periods)
+            superseded = [r["id"] for r in await conn.fetch(query("supersede_older_versions"), document_id, room, rel)]
+            await self._bus.publish(
+                DocumentParsed(room=room, document_id=document_id, path=rel, format=info.format,
+                               entity=info.entity, sections=len(doc.sections), tables=len(doc.tables),
+                               facts=len(doc.facts), passages=len(doc.passages), elapsed_ms=round(elapsed_ms, 1),
+                               cached=cached), conn)
+            await self._bus.publish(
+                FactsUpdated(room=room, document_id=document_id, entity=info.entity,
+                             metrics=sorted({f.metric for f in doc.facts if not f.metric.startswith("label:")}),
+                             periods=sorted({f.period for f in doc.facts}),
+                             superseded_document_id=superseded[0] if superseded else None), conn)
+        self._index.replace_document(room, document_id, rel, doc.passages, drop=superseded)
+        return len(doc.facts)
+
+    async def remove(self, room: str, rel: str) -> list[int]:
+        """A deleted file: its current version is marked removed and its facts superseded."""
+        async with self._pool.acquire() as conn:
+            ids = [r["id"] for r in await conn.fetch(query("mark_removed"), room, rel)]
+        self._index.remove_documents(ids)
+        return ids

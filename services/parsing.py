@@ -1,0 +1,126 @@
+"""Running the pure parsers out of process: bounded in time and memory, parallel across cores.
+
+A hostile or broken file can hang a parser or balloon its memory; in a child process with an
+address-space limit and a deadline, that costs one failed document, never the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import hashlib
+import multiprocessing
+import os
+import resource
+from functools import cache
+from pathlib import Path
+
+import msgspec
+
+from parsers.model import ParsedDocument, ParseFailure
+
+__all__ = ["CachedParse", "ParserPool", "parser_version"]
+
+
+class CachedParse(msgspec.Struct):
+    """What parsing one blob of bytes gave: a document or the reason there is none."""
+
+    document: ParsedDocument | None = None
+    failure: ParseFailure | None = None
+
+
+_encoder = msgspec.msgpack.Encoder(decimal_format="string")
+_decoder = msgspec.msgpack.Decoder(CachedParse)
+
+
+def encode_parse(result: CachedParse) -> bytes:
+    return _encoder.encode(result)
+
+
+def decode_parse(blob: bytes) -> CachedParse:
+    return _decoder.decode(blob)
+
+
+@cache
+def parser_version() -> str:
+    """A digest of the parser sources: the parse cache is keyed by it, so a parser change re-parses."""
+    root = Path(__file__).resolve().parent.parent / "parsers"
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _limit_memory(max_bytes: int) -> None:
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (max_bytes, max_bytes))
+    except (ValueError, OSError):
+        pass
+
+
+def _parse_filing(data: bytes, name: str, max_bytes: int) -> bytes:
+    from parsers.filings import parse_filing
+
+    try:
+        out = parse_filing(data, name, max_bytes=max_bytes)
+    except MemoryError:
+        out = ParseFailure("too-large", "parsing needed more memory than a document may use; the file is "
+                                        "unusually large or built to exhaust memory")
+    except RecursionError:
+        out = ParseFailure("hostile", "the file nests its structure too deeply to parse safely")
+    except Exception as exc:  # noqa: BLE001 - a parser bug must become a recorded failure, not a crash
+        out = ParseFailure("corrupt", f"the parser could not read this file ({type(exc).__name__}: {exc})")
+    result = CachedParse(document=out) if isinstance(out, ParsedDocument) else CachedParse(failure=out)
+    return encode_parse(result)
+
+
+class ParserPool:
+    """A small pool of parser processes with a memory cap and a per-file deadline."""
+
+    def __init__(self, workers: int | None = None, *, memory_bytes: int = 3 * 1024**3,
+                 timeout_s: float = 120.0, max_file_bytes: int = 300 * 1024**2) -> None:
+        self._workers = workers or max(1, min(4, os.cpu_count() or 1))
+        self._memory = memory_bytes
+        self._timeout = timeout_s
+        self._max_file_bytes = max_file_bytes
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            # Not fork: this process has threads (asyncio's executor, asyncpg), and a child forked
+            # while one of them holds a lock hangs. The fork server starts clean, with the parsers
+            # preloaded once, and forks each worker from there.
+            ctx = multiprocessing.get_context("forkserver")
+            ctx.set_forkserver_preload(["parsers.filings", "parsers.decks"])
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self._workers, mp_context=ctx, initializer=_limit_memory, initargs=(self._memory,),
+            )
+        return self._pool
+
+    async def parse_filing(self, data: bytes, name: str) -> CachedParse:
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(self._executor(), _parse_filing, data, name, self._max_file_bytes)
+            return decode_parse(await asyncio.wait_for(future, self._timeout))
+        except asyncio.TimeoutError:
+            self._reset()
+            return CachedParse(failure=ParseFailure(
+                "hostile", f"parsing did not finish within {self._timeout:.0f} s; the file is too complex "
+                           "or built to stall a parser"))
+        except concurrent.futures.process.BrokenProcessPool:
+            self._reset()
+            return CachedParse(failure=ParseFailure(
+                "hostile", "the parser process died on this file (memory exhausted or a crash in a library)"))
+
+    def _reset(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,209 @@
+"""The deck-verification service: claims out of a deck, evidence out of the room, verdicts out
+of the rules, each step published on the bus the moment it completes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections import Counter
+from decimal import Decimal
+from typing import Any
+
+import asyncpg
+import msgspec
+
+from events.bus import Bus
+from events.types import ClaimExtracted, DeckSubmitted, RuleEvaluated, RunFinished, VerdictReached
+from parsers.claims import extract_claims
+from parsers.decks import load_deck
+from parsers.entities import entity_key
+from parsers.model import Claim, Discard, Fact, FactSource, ParseFailure, ParsedDeck
+from services.sqlfiles import query
+from services.search import PassageIndex
+from verdicts.model import Coverage, Evidence, RuleOutcome, Verdict
+from verdicts.rules import evaluate, needed_metrics
+
+__all__ = ["VERDICTS", "Verifier", "claim_json"]
+
+log = logging.getLogger(__name__)
+VERDICTS = ("supported", "contradicted", "different-basis", "no-evidence")
+_json = msgspec.json.Encoder(decimal_format="string")
+_source_decoder = msgspec.json.Decoder(FactSource)
+_dims_decoder = msgspec.json.Decoder(dict[str, str])
+_LABEL_WORD = re.compile(r"[a-z][a-z0-9&]{3,}")
+
+
+def claim_json(claim: Claim, verdict: Verdict | None) -> dict[str, Any]:
+    """One claim in the ``tickmark verify --json`` contract (with a few extra fields)."""
+    out: dict[str, Any] = {
+        "id": claim.id,
+        "page": claim.page,
+        "text": claim.text,
+        "value": str(claim.value),
+        "printed": claim.printed,
+        "metric": claim.metric or claim.label,
+        "period": claim.period,
+        "basis": claim.basis,
+        "entity": claim.entity,
+        "kind": claim.kind,
+        "bbox": list(claim.bbox) if claim.bbox else None,
+    }
+    if verdict is not None:
+        out.update(
+            verdict=verdict.verdict,
+            reason=verdict.reason,
+            claimed=None if verdict.claimed is None else str(verdict.claimed),
+            found=None if verdict.found is None else str(verdict.found),
+            tolerance=None if verdict.tolerance is None else str(verdict.tolerance),
+            citations=[msgspec.to_builtins(c) for c in verdict.citations],
+            trace=[{"rule": t.rule, "outcome": t.outcome, "detail": t.detail} for t in verdict.trace],
+        )
+    return out
+
+
+class Verifier:
+    """Verifies a deck against its room's current filings."""
+
+    def __init__(self, pool: asyncpg.Pool, bus: Bus, index: PassageIndex, *, llm: object | None = None) -> None:
+        self._pool = pool
+        self._bus = bus
+        self._index = index
+        self._llm = llm
+
+    async def start_run(self, room: str, deck_path: str, *, trigger: str, deck_document_id: int | None = None,
+                        cause_document_id: int | None = None) -> int:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(query("ensure_room"), room)
+            run_id = int(await conn.fetchval(query("create_run"), room, deck_document_id, deck_path, trigger,
+                                             cause_document_id))
+            await self._bus.publish(DeckSubmitted(room=room, run_id=run_id, path=deck_path, trigger=trigger,
+                                                  document_id=deck_document_id), conn)
+        return run_id
+
+    async def run(self, run_id: int, room: str, deck_path: str, data: bytes) -> dict[str, Any]:
+        """Verify ``data`` (the deck's bytes) as run ``run_id``; returns the contract JSON."""
+        started = time.perf_counter()
+        parsed = await asyncio.to_thread(self._extract, data, deck_path)
+        if isinstance(parsed, ParseFailure):
+            result = {"deck": deck_path, "room": room, "run_id": run_id, "claims": [], "discarded": [],
+                      "error": {"reason": parsed.reason, "detail": parsed.detail},
+                      "elapsed_ms": round((time.perf_counter() - started) * 1000, 1)}
+            await self._finish(run_id, room, "failed", f"{parsed.reason}: {parsed.detail}", Counter(), result, 0)
+            return result
+
+        claims = parsed.claims
+        async with self._pool.acquire() as conn, conn.transaction():
+            for c in claims:
+                body = msgspec.to_builtins(c)
+                await conn.execute(query("insert_claim"), run_id, c.id, room, c.page, entity_key(c.entity),
+                                   c.metric, c.period, _json.encode(c).decode())
+                await self._bus.publish(ClaimExtracted(room=room, run_id=run_id, claim_id=c.id, page=c.page,
+                                                       text=c.text, claim=body), conn)
+
+        coverage, facts = await self._room_evidence(room, claims)
+        verdicts: dict[str, Verdict] = {}
+        for claim in claims:
+            evidence = Evidence(coverage=coverage, facts=self._facts_for(claim, facts),
+                                passages=await asyncio.to_thread(self._passages, room, claim))
+            verdict = await self._judge(run_id, room, claim, evidence)
+            verdicts[claim.id] = verdict
+
+        counts = Counter(v.verdict for v in verdicts.values())
+        result = {
+            "deck": deck_path,
+            "room": room,
+            "run_id": run_id,
+            "entity": parsed.entity,
+            "claims": [claim_json(c, verdicts.get(c.id)) for c in claims],
+            "discarded": [{"page": d.page, "text": d.text, "why": d.why} for d in parsed.discarded],
+            "counts": {v: counts.get(v, 0) for v in VERDICTS},
+            "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
+        }
+        await self._finish(run_id, room, "finished", None, counts, result, len(parsed.discarded))
+        return result
+
+    def _extract(self, data: bytes, name: str) -> ParsedDeck | ParseFailure:
+        deck = load_deck(data, name)
+        if isinstance(deck, ParseFailure):
+            return deck
+        if self._llm is not None:
+            from services.llm_claims import extract_with_model
+
+            parsed, check = extract_with_model(deck, self._llm)  # type: ignore[arg-type]
+            if check is not None:
+                log.info("model proposals: %d kept, %d dropped", len(check.claims), check.dropped)
+            return parsed
+        return extract_claims(deck)
+
+    async def _judge(self, run_id: int, room: str, claim: Claim, evidence: Evidence) -> Verdict:
+        verdict: Verdict | None = None
+        steps = evaluate(claim, evidence)
+        async with self._pool.acquire() as conn:
+            for step in steps:
+                if isinstance(step, RuleOutcome):
+                    await self._bus.publish(RuleEvaluated(room=room, run_id=run_id, claim_id=claim.id,
+                                                          rule=step.rule, outcome=step.outcome,
+                                                          detail=step.detail), conn)
+                else:
+                    verdict = step
+            assert verdict is not None, "the rules always end with a verdict"
+            body = claim_json(claim, verdict)
+            async with conn.transaction():
+                await conn.execute(query("insert_verdict"), run_id, claim.id, room, verdict.verdict,
+                                   verdict.reason, _json.encode(body).decode())
+                await self._bus.publish(VerdictReached(room=room, run_id=run_id, claim_id=claim.id,
+                                                       verdict=verdict.verdict, reason=verdict.reason,
+                                                       result=body), conn)
+        return verdict
+
+    async def _finish(self, run_id: int, room: str, status: str, error: str | None, counts: Counter[str],
+                      result: dict[str, Any], discarded: int) -> None:
+        count_map = {v: counts.get(v, 0) for v in VERDICTS}
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(query("finish_run"), run_id, status, error, _json.encode(count_map).decode(),
+                               _json.encode(result).decode())
+            await self._bus.publish(RunFinished(room=room, run_id=run_id, counts=count_map,
+                                                elapsed_ms=result["elapsed_ms"], status=status, error=error,
+                                                discarded=discarded), conn)
+
+    # ------------------------------------------------------------ evidence
+
+    async def _room_evidence(self, room: str, claims: list[Claim]) -> tuple[list[Coverage], list[Fact]]:
+        wanted: set[str] = set()
+        for c in claims:
+            wanted |= needed_metrics(c)
+        exact = sorted(m for m in wanted if not m.startswith("label:"))
+        patterns = sorted({f"label:%{w}%" for m in wanted if m.startswith("label:")
+                           for w in _LABEL_WORD.findall(m[6:])})
+        async with self._pool.acquire() as conn:
+            docs = await conn.fetch(query("room_coverage"), room)
+            rows = await conn.fetch(query("facts_for_metrics"), room, exact, patterns)
+        coverage = [
+            Coverage(document=d["path"], entity=d["entity"], form=d["form"], periods=list(d["periods"]),
+                     fiscal_year_end=d["fiscal_year_end"])
+            for d in docs
+        ]
+        facts = [
+            Fact(entity=r["entity"], metric=r["metric"], label=r["label"], basis=r["basis"], period=r["period"],
+                 period_start=r["period_start"], period_end=r["period_end"], value=Decimal(r["value"]),
+                 unit=r["unit"], scale=r["scale"], currency=r["currency"], as_printed=r["as_printed"],
+                 source=_source_decoder.decode(r["source"]), document=r["document"],
+                 dimensions=_dims_decoder.decode(r["dimensions"]))
+            for r in rows
+        ]
+        return coverage, facts
+
+    @staticmethod
+    def _facts_for(claim: Claim, facts: list[Fact]) -> list[Fact]:
+        wanted = needed_metrics(claim)
+        labels = [m for m in wanted if m.startswith("label:")]
+        if not labels:
+            return [f for f in facts if f.metric in wanted]
+        return [f for f in facts if f.metric in wanted or f.metric.startswith("label:")]
+
+    def _passages(self, room: str, claim: Claim):  # type: ignore[no-untyped-def]
+        words = claim.label or claim.metric or ""
+        return self._index.search(room, f"{words} {claim.printed}", limit=8)
+
