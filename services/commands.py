@@ -22,8 +22,11 @@ __all__ = ["claims", "ingest", "parse", "verify"]
 _BADGE = {"supported": "green", "contradicted": "red", "different-basis": "yellow", "no-evidence": "bright_black"}
 
 
+_json = msgspec.json.Encoder(decimal_format="string")
+
+
 def _print_json(obj: Any) -> None:
-    sys.stdout.write(msgspec.json.encode(obj, decimal_format="string").decode())
+    sys.stdout.write(_json.encode(obj).decode())
     sys.stdout.write("\n")
 
 
