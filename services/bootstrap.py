@@ -54,7 +54,7 @@ async def open_core(settings: Settings, *, dsn: str | None = None) -> AsyncItera
         bus = Bus(pool, dsn, query)
         index = PassageIndex(settings.index_dir)
         documents = DocumentService(pool, bus, index, parsers, max_file_bytes=settings.max_file_bytes)
-        verifier = Verifier(pool, bus, index, llm=_llm_settings(settings))
+        verifier = Verifier(pool, bus, index, parsers, llm=_llm_settings(settings))
         try:
             yield Core(settings=settings, dsn=dsn, pool=pool, bus=bus, index=index, parsers=parsers,
                        documents=documents, verifier=verifier)

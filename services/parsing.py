@@ -17,9 +17,9 @@ from pathlib import Path
 
 import msgspec
 
-from parsers.model import ParsedDocument, ParseFailure
+from parsers.model import Deck, ParsedDocument, ParseFailure
 
-__all__ = ["CachedParse", "ParserPool", "parser_version"]
+__all__ = ["CachedParse", "LoadedDeck", "ParserPool", "parser_version"]
 
 
 class CachedParse(msgspec.Struct):
@@ -29,8 +29,16 @@ class CachedParse(msgspec.Struct):
     failure: ParseFailure | None = None
 
 
+class LoadedDeck(msgspec.Struct):
+    """A deck's slides, or the reason it has none."""
+
+    deck: Deck | None = None
+    failure: ParseFailure | None = None
+
+
 _encoder = msgspec.msgpack.Encoder(decimal_format="string")
 _decoder = msgspec.msgpack.Decoder(CachedParse)
+_deck_decoder = msgspec.msgpack.Decoder(LoadedDeck)
 
 
 def encode_parse(result: CachedParse) -> bytes:
@@ -59,20 +67,31 @@ def _limit_memory(max_bytes: int) -> None:
         pass
 
 
+def _guarded(parse, data: bytes, name: str) -> object:  # type: ignore[no-untyped-def]
+    try:
+        return parse(data, name)
+    except MemoryError:
+        return ParseFailure("too-large", "parsing needed more memory than a document may use; the file is "
+                                         "unusually large or built to exhaust memory")
+    except RecursionError:
+        return ParseFailure("hostile", "the file nests its structure too deeply to parse safely")
+    except Exception as exc:  # noqa: BLE001 - a parser bug must become a recorded failure, not a crash
+        return ParseFailure("corrupt", f"the parser could not read this file ({type(exc).__name__}: {exc})")
+
+
 def _parse_filing(data: bytes, name: str, max_bytes: int) -> bytes:
     from parsers.filings import parse_filing
 
-    try:
-        out = parse_filing(data, name, max_bytes=max_bytes)
-    except MemoryError:
-        out = ParseFailure("too-large", "parsing needed more memory than a document may use; the file is "
-                                        "unusually large or built to exhaust memory")
-    except RecursionError:
-        out = ParseFailure("hostile", "the file nests its structure too deeply to parse safely")
-    except Exception as exc:  # noqa: BLE001 - a parser bug must become a recorded failure, not a crash
-        out = ParseFailure("corrupt", f"the parser could not read this file ({type(exc).__name__}: {exc})")
-    result = CachedParse(document=out) if isinstance(out, ParsedDocument) else CachedParse(failure=out)
+    out = _guarded(lambda d, n: parse_filing(d, n, max_bytes=max_bytes), data, name)
+    result = CachedParse(document=out) if isinstance(out, ParsedDocument) else CachedParse(failure=out)  # type: ignore[arg-type]
     return encode_parse(result)
+
+
+def _load_deck(data: bytes, name: str) -> bytes:
+    from parsers.decks import load_deck
+
+    out = _guarded(load_deck, data, name)
+    return _encoder.encode(LoadedDeck(deck=out) if isinstance(out, Deck) else LoadedDeck(failure=out))  # type: ignore[arg-type]
 
 
 class ParserPool:
@@ -99,19 +118,30 @@ class ParserPool:
         return self._pool
 
     async def parse_filing(self, data: bytes, name: str) -> CachedParse:
+        out = await self._run(_parse_filing, data, name, self._max_file_bytes)
+        return CachedParse(failure=out) if isinstance(out, ParseFailure) else decode_parse(out)
+
+    async def load_deck(self, data: bytes, name: str) -> Deck | ParseFailure:
+        out = await self._run(_load_deck, data, name)
+        if isinstance(out, ParseFailure):
+            return out
+        loaded = _deck_decoder.decode(out)
+        return loaded.deck if loaded.deck is not None else loaded.failure or ParseFailure("corrupt", "no slides")
+
+    async def _run(self, fn, *args):  # type: ignore[no-untyped-def]
+        """``fn(*args)`` in a worker process; a stall or a dead worker becomes a ParseFailure."""
         loop = asyncio.get_running_loop()
         try:
-            future = loop.run_in_executor(self._executor(), _parse_filing, data, name, self._max_file_bytes)
-            return decode_parse(await asyncio.wait_for(future, self._timeout))
+            future = loop.run_in_executor(self._executor(), fn, *args)
+            return await asyncio.wait_for(future, self._timeout)
         except asyncio.TimeoutError:
             self._reset()
-            return CachedParse(failure=ParseFailure(
-                "hostile", f"parsing did not finish within {self._timeout:.0f} s; the file is too complex "
-                           "or built to stall a parser"))
+            return ParseFailure("hostile", f"parsing did not finish within {self._timeout:.0f} s; the file is "
+                                           "too complex or built to stall a parser")
         except concurrent.futures.process.BrokenProcessPool:
             self._reset()
-            return CachedParse(failure=ParseFailure(
-                "hostile", "the parser process died on this file (memory exhausted or a crash in a library)"))
+            return ParseFailure("hostile", "the parser process died on this file (memory exhausted or a "
+                                           "crash in a library)")
 
     def _reset(self) -> None:
         pool, self._pool = self._pool, None

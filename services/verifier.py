@@ -17,11 +17,11 @@ import msgspec
 from events.bus import Bus
 from events.types import ClaimExtracted, DeckSubmitted, RuleEvaluated, RunFinished, VerdictReached
 from parsers.claims import extract_claims
-from parsers.decks import load_deck
 from parsers.entities import entity_key
 from parsers.model import Claim, Discard, Fact, FactSource, ParseFailure, ParsedDeck
-from services.sqlfiles import query
+from services.parsing import ParserPool
 from services.search import PassageIndex
+from services.sqlfiles import query
 from verdicts.model import Coverage, Evidence, RuleOutcome, Verdict
 from verdicts.rules import evaluate, needed_metrics
 
@@ -66,10 +66,12 @@ def claim_json(claim: Claim, verdict: Verdict | None) -> dict[str, Any]:
 class Verifier:
     """Verifies a deck against its room's current filings."""
 
-    def __init__(self, pool: asyncpg.Pool, bus: Bus, index: PassageIndex, *, llm: object | None = None) -> None:
+    def __init__(self, pool: asyncpg.Pool, bus: Bus, index: PassageIndex, parsers: ParserPool, *,
+                 llm: object | None = None) -> None:
         self._pool = pool
         self._bus = bus
         self._index = index
+        self._parsers = parsers
         self._llm = llm
 
     async def start_run(self, room: str, deck_path: str, *, trigger: str, deck_document_id: int | None = None,
@@ -85,7 +87,7 @@ class Verifier:
     async def run(self, run_id: int, room: str, deck_path: str, data: bytes) -> dict[str, Any]:
         """Verify ``data`` (the deck's bytes) as run ``run_id``; returns the contract JSON."""
         started = time.perf_counter()
-        parsed = await asyncio.to_thread(self._extract, data, deck_path)
+        parsed = await self._extract(data, deck_path)
         if isinstance(parsed, ParseFailure):
             result = {"deck": deck_path, "room": room, "run_id": run_id, "claims": [], "discarded": [],
                       "error": {"reason": parsed.reason, "detail": parsed.detail},
@@ -124,18 +126,19 @@ class Verifier:
         await self._finish(run_id, room, "finished", None, counts, result, len(parsed.discarded))
         return result
 
-    def _extract(self, data: bytes, name: str) -> ParsedDeck | ParseFailure:
-        deck = load_deck(data, name)
+    async def _extract(self, data: bytes, name: str) -> ParsedDeck | ParseFailure:
+        # Loading runs in a bounded parser process: a deck arrives from anywhere (zip bombs too).
+        deck = await self._parsers.load_deck(data, name)
         if isinstance(deck, ParseFailure):
             return deck
-        if self._llm is not None:
-            from services.llm_claims import extract_with_model
+        if self._llm is None:
+            return await asyncio.to_thread(extract_claims, deck)
+        from services.llm_claims import extract_with_model
 
-            parsed, check = extract_with_model(deck, self._llm)  # type: ignore[arg-type]
-            if check is not None:
-                log.info("model proposals: %d kept, %d dropped", len(check.claims), check.dropped)
-            return parsed
-        return extract_claims(deck)
+        parsed, check = await asyncio.to_thread(extract_with_model, deck, self._llm)  # type: ignore[arg-type]
+        if check is not None:
+            log.info("model proposals: %d kept, %d dropped", len(check.claims), check.dropped)
+        return parsed
 
     async def _judge(self, run_id: int, room: str, claim: Claim, evidence: Evidence) -> Verdict:
         verdict: Verdict | None = None
