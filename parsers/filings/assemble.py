@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from datetime import date, timedelta
 
 from parsers.filings.facts import make_table, table_facts, text_facts
 from parsers.filings.ixbrl import Context, XbrlFact, fact_from
@@ -13,7 +14,7 @@ from parsers.model import DocumentInfo, Fact, ParsedDocument, Passage, Table
 from parsers.numbers import scale_from_caption
 from parsers.periods import FiscalYearEnd, dates_in
 
-__all__ = ["Assembler", "form_from", "guess_entity", "infer_fye", "main_periods"]
+__all__ = ["Assembler", "form_from", "fye_hint", "guess_entity", "infer_fye", "main_periods"]
 
 _NOT_HEADING = re.compile(
     r"^\(|\bin (?:millions|thousands|billions)\b|and subsidiaries$|^table of contents$|\(continued\)$", re.I
@@ -42,12 +43,31 @@ class Assembler:
         self.first_lines: list[str] = []
         self.pending_tables: list = []
         self.notes_seen = False
+        self.cues: dict[str, str] = {}
+        """Lines that name the company, by kind: ``registrant``, ``symbol``, ``headline``, ``copyright``."""
+        self._last_named = ""
+        self.fye_hints: list[tuple[int, int]] = []
+
+    def _name_cues(self, text: str) -> None:
+        if "registrant" not in self.cues and (m := _REGISTRANT.search(text)):
+            name = text[:m.start()].strip(" ,") or self._last_named
+            if name:
+                self.cues["registrant"] = name
+        for kind, pat in _NAME_CUES:
+            if kind not in self.cues and (m := pat.search(text)):
+                self.cues[kind] = m.group(0) if kind == "symbol" else text
+        if _WORDY.search(text):
+            self._last_named = text
 
     # ------------------------------------------------------------ text
     def line(self, text: str, bold: bool) -> None:
         if not text or _TOC_LINE.match(text):
             return
-        if len(self.first_lines) < 40:
+        if len(text) < 400:
+            self._name_cues(text)
+        if len(self.fye_hints) < 5 and "ended" in text and (hint := fye_hint(text)):
+            self.fye_hints.append(hint)
+        if len(self.first_lines) < 40 and _WORDY.search(text):
             self.first_lines.append(text)
         level = None if _NOT_HEADING.search(text) else heading_level(text, bold)
         if level == 3 and _NOTES_HEADER.match(text):
@@ -131,7 +151,7 @@ class Assembler:
     ) -> ParsedDocument:
         """Resolve periods and scales now that every table is seen, and derive the facts."""
         if fye is None:
-            fye = infer_fye([" ".join(h) for g, *_ in self.pending_tables for h in g.headers])
+            fye = infer_fye([" ".join(h) for g, *_ in self.pending_tables for h in g.headers], self.fye_hints)
         stated = Counter(p[4] for p in self.pending_tables if p[5] != "default")
         convention = stated.most_common(1)[0][0] if stated else 0
         tag_units = {(x.concept, x.context): x.unit for x in xfacts if x.unit}
@@ -168,43 +188,168 @@ class Assembler:
 
 
 _ENDED_DATE = re.compile(r"(?:year|twelve months|fiscal year|52 weeks|53 weeks)s?\s+ended", re.I)
+_NEAR_DAYS = 7
 
 
-def infer_fye(header_texts: list[str]) -> FiscalYearEnd | None:
-    """The fiscal year end column headers name: "Year Ended <date>" counts most, bare dates a little."""
+def _near(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Two (month, day) pairs within a week of each other: 52/53-week years drift by a day or two."""
+    da, db = date(2001, *a), date(2001, *b)
+    gap = abs((da - db).days)
+    return min(gap, 365 - gap) <= _NEAR_DAYS
+
+
+def infer_fye(header_texts: list[str], text_hints: list[tuple[int, int]] = ()) -> FiscalYearEnd | None:
+    """The fiscal year end column headers name: "Year Ended <date>" counts most, bare dates a little.
+
+    A bare date that also ends a quarter column ("Three Months Ended July 29, 2023") is a quarter end,
+    not the year end: a quarterly balance sheet sets the quarter end beside the prior year end, and only
+    the latter votes. Year ends a sentence implies (``text_hints``) count like a "Year Ended" header.
+    """
     votes: Counter[tuple[int, int]] = Counter()
+    quarter_ends: set[tuple[int, int]] = set()
+    for t in header_texts:
+        if _SHORT_SPAN.search(t) and not _ENDED_DATE.search(t):
+            quarter_ends.update((d.month, d.day) for d in dates_in(t))
     for t in header_texts:
         weight = 3 if _ENDED_DATE.search(t) else (0 if _SHORT_SPAN.search(t) else 1)
         if weight:
             for d in dates_in(t):
-                votes[(d.month, d.day)] += weight
+                md = (d.month, d.day)
+                if weight == 1 and any(_near(md, q) for q in quarter_ends):
+                    continue
+                votes[md] += weight
+    for md in text_hints:
+        votes[md] += 3
     if not votes:
         return None
     (month, day), _ = votes.most_common(1)[0]
     return month, day
 
 
+_QUARTER_OF_YEAR = re.compile(
+    r"\b(?:fiscal\s+(?:year\s+)?(?P<y1>\d{4})\s+(?P<q1>first|second|third|fourth)\s+quarter|"
+    r"(?P<q2>first|second|third|fourth)\s+quarter\s+(?:of\s+)?fiscal\s+(?:year\s+)?(?P<y2>\d{4}))"
+    r"(?:\s+and\s+(?:full\s+)?fiscal\s+year)?\s+ended\s+(?P<date>[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})",
+    re.I,
+)
+_FISCAL_YEAR_ENDED = re.compile(r"\bfiscal\s+year\s+ended\s+([A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})", re.I)
+
+
+def fye_hint(text: str) -> tuple[int, int] | None:
+    """The year end a sentence implies: "fiscal year ended April 30, 2025" names it; "its fiscal 2024
+    fourth quarter ended September 28, 2024" or "second quarter of fiscal 2025 ended October 31, 2024"
+    place it 3 months per remaining quarter after that date."""
+    m = _QUARTER_OF_YEAR.search(text)
+    if m:
+        ends = dates_in(m.group("date"))
+        if ends:
+            q = ("first", "second", "third", "fourth").index((m.group("q1") or m.group("q2")).lower()) + 1
+            end = ends[0]
+            months = end.month + 3 * (4 - q)
+            month = (months - 1) % 12 + 1
+            # A quarter that ends on its month's last day puts the year end on that month's last day too.
+            last = (date(2001 + (month == 12), month % 12 + 1, 1) - timedelta(days=1)).day
+            month_last = (date(end.year + (end.month == 12), end.month % 12 + 1, 1) - timedelta(days=1)).day
+            day = last if end.day == month_last else min(end.day, last)
+            return month, day
+    m = _FISCAL_YEAR_ENDED.search(text)
+    if m:
+        ends = dates_in(m.group(1))
+        if ends:
+            return ends[0].month, ends[0].day
+    return None
+
+
 _SHORT_SPAN = re.compile(r"\b(?:three|six|nine|3|6|9|12|13|16|24|26|28|36|39|40)\s+(?:months|weeks)\b|quarter", re.I)
 
 
+_SUFFIXES = (r"(?:Inc\.?|INC\.?|Incorporated|Corporation|CORPORATION|Corp\.?|CORP\.?|Company|COMPANY|Co\.|CO\.|"
+             r"Ltd\.?|N\.V\.|plc|PLC|S\.A\.|SE|AG|Group|Holdings)")
+_NAME_WORD = r"(?:[A-Z][\w.&'’-]*|&)"
 _ENTITY = re.compile(
-    r"\b((?:[A-Z][\w.&'’-]*\s?){1,5}(?:Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.|Ltd\.?|N\.V\.|plc|PLC|"
-    r"Platforms, Inc\.|S\.A\.|AG|Group))"
+    r"(?<![\w.])((?:" + _NAME_WORD + r",?\s){1,5}(?:" + _SUFFIXES + r"(?:,?\s(?:Inc\.?|INC\.?))?|Platforms, Inc\.))(?!\w)"
 )
+_REGISTRANT = re.compile(r"\(?\s*exact name of (?:the )?registrants?\s+as specified in (?:its|their) charters?\s*\)?", re.I)
+_WORDY = re.compile(r"[A-Za-z]{2}")
+_EXCHANGE = r"(?:NYSE(?: American| Arca)?|NASDAQ(?:\s?GS|\s?GM|\s?CM)?|Nasdaq(?:\s?GS|\s?GM|\s?CM)?|TSX|LSE|AMEX)"
+_NAME_CUES = (
+    # "PepsiCo, Inc. (NASDAQ: PEP)", "Elastic (NYSE: ESTC)": a release names its issuer beside the ticker.
+    ("symbol", re.compile(r"(?:" + _NAME_WORD + r",?\s+){0,5}" + _NAME_WORD + r"\s*\(\s*" + _EXCHANGE
+                          + r"\s*:\s*[A-Z][A-Z.]{0,5}\s*\)")),
+    # "Apple reports fourth quarter results", "PepsiCo Reports First-Quarter 2023 Results".
+    ("headline", re.compile(r"^(?:" + _NAME_WORD + r",?\s+){1,5}(?:reports|announces|posts)\b.{0,80}\b(?:results|earnings)\b",
+                            re.I)),
+    ("copyright", re.compile(r"(?:©|\(c\)|copyright)\s*(?:\d{4}(?:\s*[-–]\s*\d{4})?,?\s+)(.{2,80}?)\s+all rights reserved",
+                             re.I)),
+)
+# Words that describe a company without naming it: "The Company", "Smaller Reporting Company".
+_GENERIC_NAME = frozenset(
+    "the a an our this company corporation registrant smaller reporting emerging growth accelerated large non filer "
+    "holding holdings group parent issuer inc co corp".split()
+)
+_LEAD_WORDS = re.compile(r"^(?:(?:today|also|and|the|by|from|on|in|for|at|of|with|to|that|as)\b[,\s]*)+", re.I)
+_NOT_NAME_TAIL = re.compile(r"\s*\(.*$")
 
 
-def guess_entity(title: str, lines: list[str]) -> str | None:
-    """A company name from a page title ("NVIDIA Corporation - ...") or the first lines."""
+def _tidy_name(text: str) -> str | None:
+    """A company name as printed, or None for a description ("The Company") or a non-name."""
+    name = _NOT_NAME_TAIL.sub("", re.sub(r"\s+", " ", text)).strip(" ,;:-–—\u00a0")
+    name = _LEAD_WORDS.sub("", name).strip(" ,")
+    if not name or len(name) > 80 or not name[:1].isalnum():
+        return None
+    words = re.findall(r"[a-z]+", name.lower())
+    if not words or all(w in _GENERIC_NAME for w in words):
+        return None
+    return name
+
+
+def _cue_name(kind: str, text: str) -> str | None:
+    if kind == "registrant":
+        return _tidy_name(text)
+    if kind == "symbol":
+        return _tidy_name(text[: text.index("(")])
+    if kind == "headline":
+        m = re.search(r"\s(?:reports|announces|posts)\b", text, re.I)
+        return _tidy_name(text[: m.start()]) if m else None
+    m = _NAME_CUES[2][1].search(text)
+    if not m:
+        return None
+    name = m.group(1)
+    if name.endswith(".") and not re.search(r"\b(?:Inc|Co|Corp|Ltd|N\.V|S\.A)\.$", name):
+        name = name[:-1]
+    return _tidy_name(name)
+
+
+def guess_entity(title: str, lines: list[str], cues: dict[str, str] | None = None) -> str | None:
+    """The company a document is about, from the strongest cue it prints.
+
+    In order: the cover page's "(Exact name of registrant as specified in its charter)" line, a page
+    title led by a legal name ("NVIDIA Corporation - ..."), the name beside a ticker ("PepsiCo, Inc.
+    (NASDAQ: PEP)"), a "<Company> Reports ... Results" headline, a copyright footer, then any legal
+    name in the first lines. Descriptions such as "The Company" are never names.
+    """
+    cues = cues or {}
+    if "registrant" in cues and (name := _cue_name("registrant", cues["registrant"])):
+        return name
     head = title.split(" - ")[0].split(" | ")[0].strip() if title else ""
-    if head and len(head) < 60 and head.lower() not in ("document", "untitled") and " " in head or head[:1].isupper():
+    if head and len(head) < 60 and head.lower() not in ("document", "untitled"):
         m = _ENTITY.search(head)
-        if m:
-            return m.group(1).strip()
+        if m and (name := _tidy_name(m.group(1))):
+            return name
+    headline = next((t for t in (title, *lines[:10]) if t and _NAME_CUES[1][1].search(t)), None)
+    for kind, text in (("symbol", cues.get("symbol")), ("headline", headline or cues.get("headline")),
+                       ("copyright", cues.get("copyright"))):
+        if text and (name := _cue_name(kind, text)):
+            return name
     for line in lines[:40]:
-        m = _ENTITY.search(line)
-        if m and len(m.group(1)) < 60:
-            return m.group(1).strip().rstrip(",")
-    if head and len(head) < 40 and head.lower() not in ("document", "untitled"):
+        for m in _ENTITY.finditer(line):
+            if re.search(r"\bthe\s+$", line[: m.start()], re.I):
+                continue  # "the Search AI Company": a description
+            name = _tidy_name(m.group(1))
+            if name and len(name) < 60:
+                return name.rstrip(",")
+    if head and len(head) < 40 and head.lower() not in ("document", "untitled") and _tidy_name(head) \
+            and not re.search(r"\d", head):
         return head
     return None
 
@@ -212,7 +357,16 @@ def guess_entity(title: str, lines: list[str]) -> str | None:
 _FORM = re.compile(r"\bForm\s+(10-K|10-Q|8-K|20-F|6-K|40-F)\b", re.I)
 
 
+_RELEASE = re.compile(r"\bexhibit\s+99\b|\b(?:reports|announces)\b.{0,80}\b(?:results|earnings)\b", re.I)
+
+
 def form_from(lines: list[str], title: str) -> str | None:
+    """The SEC form a document is, or ``press release`` for an earnings release.
+
+    A release's headline comes first: releases mention "our Annual Report on Form 10-K" in passing.
+    """
+    if any(_RELEASE.search(t) for t in [title, *lines[:6]] if t):
+        return "press release"
     for t in [title, *lines[:30]]:
         m = _FORM.search(t)
         if m:

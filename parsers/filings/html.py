@@ -43,9 +43,10 @@ def decode_mhtml(data: bytes) -> bytes:
 class _HtmlWalker(Assembler):
     """The single pass over an HTML body."""
 
-    def __init__(self, td_tags: dict) -> None:
+    def __init__(self, td_tags: dict, blocky: set | None = None) -> None:
         super().__init__()
         self.td_tags = td_tags
+        self.blocky = blocky
 
     def table(self, el) -> None:
         rows: list[list[RawCell]] = []
@@ -103,12 +104,12 @@ class _HtmlWalker(Assembler):
                 style = child.get("style")
                 if style and _HIDDEN.search(style):
                     pass
-                elif _has_block(child):
+                elif self.has_block(child):
                     self.walk(child)
                 else:
                     self.leaf(child)
             else:
-                if _has_block(child):
+                if self.has_block(child):
                     self.flush(buf, el)
                     buf = []
                     self.walk(child)
@@ -118,6 +119,9 @@ class _HtmlWalker(Assembler):
             if tail and tail.strip():
                 buf.append(tail)
         self.flush(buf, el)
+
+    def has_block(self, el) -> bool:
+        return el in self.blocky if self.blocky is not None else _has_block(el)
 
     def flush(self, buf: list[str], el) -> None:
         if buf:
@@ -138,6 +142,24 @@ def _has_block(el) -> bool:
         if t == "table" or (t in _BLOCK and t != "br" and t != "hr"):
             return True
     return False
+
+
+def _block_holders(root) -> set:
+    """Every element with a block or table somewhere below it, in one pass.
+
+    Web pages wrap whole articles in inline elements (``<span id="ContentPane">``); a check of the
+    direct children alone would flatten such an article, tables included, into one line of text.
+    """
+    out: set = set()
+    for el in root.iter():
+        t = el.tag
+        if not isinstance(t, str) or not (t == "table" or (t in _BLOCK and t != "br" and t != "hr")):
+            continue
+        p = el.getparent()
+        while p is not None and p not in out:
+            out.add(p)
+            p = p.getparent()
+    return out
 
 
 def _is_bold(el, inherited: bool = False) -> bool:
@@ -231,11 +253,12 @@ def parse_html(data: bytes, *, ixbrl: bool) -> ParsedDocument:
     if ixbrl:
         contexts, xfacts, td_tags, dei = _ix_index(root)
     body = root.find("body")
-    w = _HtmlWalker(td_tags)
-    w.walk(body if body is not None else root)
+    start = body if body is not None else root
+    w = _HtmlWalker(td_tags, _block_holders(start))
+    w.walk(start)
     title_el = root.find(".//title")
     title = clean_text(title_el.text_content()) if title_el is not None else ""
-    entity = dei.get("dei:EntityRegistrantName") or guess_entity(title, w.first_lines) or ""
+    entity = dei.get("dei:EntityRegistrantName") or guess_entity(title, w.first_lines, w.cues) or ""
     return w.finish(
         "ixbrl" if ixbrl else "html", entity, _fye_from_dei(dei),
         dei.get("dei:DocumentType") or form_from(w.first_lines, title),

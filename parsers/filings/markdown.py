@@ -72,5 +72,5 @@ def parse_markdown(text: str, fmt: str = "md") -> ParsedDocument:
             para.append(stripped)
         i += 1
     flush()
-    entity = guess_entity("", a.first_lines) or ""
+    entity = guess_entity("", a.first_lines, a.cues) or ""
     return a.finish(fmt, entity, None, form_from(a.first_lines, ""))
