@@ -12,10 +12,12 @@ from events.bus import Bus
 from services.database import connect_pool, migrate, resolve_dsn
 from services.documents import DocumentService
 from services.parsing import ParserPool
+from services.pipeline import Pipeline
 from services.search import PassageIndex
 from services.settings import Settings
 from services.sqlfiles import query
 from services.verifier import Verifier
+from services.webhooks import Webhooks
 
 __all__ = ["Core", "open_core"]
 
@@ -32,6 +34,8 @@ class Core:
     parsers: ParserPool
     documents: DocumentService
     verifier: Verifier
+    pipeline: Pipeline
+    webhooks: Webhooks
 
 
 def _llm_settings(settings: Settings) -> object | None:
@@ -48,7 +52,8 @@ async def open_core(settings: Settings, *, dsn: str | None = None) -> AsyncItera
     """Start (or reuse) the database, apply migrations, and build every service."""
     dsn = dsn or await resolve_dsn(settings)
     pool = await connect_pool(dsn, max_size=max(10, settings.workers * 4))
-    parsers = ParserPool(max_file_bytes=settings.max_file_bytes)
+    parsers = ParserPool(max_file_bytes=settings.max_file_bytes, timeout_s=settings.parse_timeout_s,
+                         memory_bytes=settings.parse_memory_bytes)
     try:
         await migrate(pool)
         bus = Bus(pool, dsn, query)

@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 _json = msgspec.json.Encoder(decimal_format="string")
 
 
+def _is_blank(doc: ParsedDocument) -> bool:
+    return not doc.facts and not doc.tables and not doc.passages
+
+
 def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -80,8 +84,12 @@ class DocumentService:
         started = time.perf_counter()
         result, cached = await self._parse_cached(sha, rel, data)
         elapsed_ms = (time.perf_counter() - started) * 1000
-        if result.failure is not None or result.document is None:
-            failure = result.failure or ParseFailure("corrupt", "the parser returned nothing")
+        failure = result.failure
+        if failure is None and (result.document is None or _is_blank(result.document)):
+            failure = ParseFailure("no-content", "no text, tables or figures could be read from this file; "
+                                                 "it may be scanned, scripted, or not a filing at all")
+        if failure is not None or result.document is None:
+            failure = failure or ParseFailure("corrupt", "the parser returned nothing")
             await self._store_failure(room, rel, document_id, failure)
             return DocumentOutcome(document_id, rel, "failed", cached=cached, reason=failure.reason,
                                    detail=failure.detail)

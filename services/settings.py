@@ -23,11 +23,23 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Job slots per process for parse, verify and deliver jobs."""
     max_upload_bytes: int = 100 * 1024 * 1024
     max_file_bytes: int = 300 * 1024 * 1024
+    parse_timeout_s: float = 120.0
+    parse_memory_bytes: int = 3 * 1024**3
+    """Address-space cap for a parser process: a hostile file fails alone."""
     llm_url: str | None = None
     llm_model: str = "default"
     llm_response_format: str = "json_schema"
     heartbeat_seconds: float = 30.0
     """A job whose worker stops heartbeating for this long is taken by another worker."""
+    public_url: str | None = None
+    """Base of the links in webhook payloads; default ``http://host:port``."""
+    settle_seconds: float = 0.25
+    """A watched file is parsed once its size and sha256 are unchanged over this interval."""
+    webhook_max_attempts: int = 6
+    webhook_backoff_seconds: float = 2.0
+    """The first retry waits this long; each later one twice as long as the one before."""
+    webhook_timeout_seconds: float = 10.0
+    sse_keepalive_seconds: float = 15.0
 
     @property
     def index_dir(self) -> Path:
@@ -56,8 +68,16 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         workers=int(e.get("TICKMARK_WORKERS", "2")),
         max_upload_bytes=int(e.get("TICKMARK_MAX_UPLOAD_MB", "100")) * 1024 * 1024,
         max_file_bytes=int(e.get("TICKMARK_MAX_FILE_MB", "300")) * 1024 * 1024,
+        parse_timeout_s=float(e.get("TICKMARK_PARSE_TIMEOUT_S", "120")),
+        parse_memory_bytes=int(e.get("TICKMARK_PARSE_MEMORY_MB", "3072")) * 1024 * 1024,
         llm_url=e.get("TICKMARK_LLM_URL") or None,
         llm_model=e.get("TICKMARK_LLM_MODEL", "default"),
         llm_response_format=e.get("TICKMARK_LLM_RESPONSE_FORMAT", "json_schema"),
         heartbeat_seconds=float(e.get("TICKMARK_HEARTBEAT_SECONDS", "30")),
+        public_url=(e.get("TICKMARK_PUBLIC_URL") or "").rstrip("/") or None,
+        settle_seconds=float(e.get("TICKMARK_SETTLE_SECONDS", "0.25")),
+        webhook_max_attempts=int(e.get("TICKMARK_WEBHOOK_MAX_ATTEMPTS", "6")),
+        webhook_backoff_seconds=float(e.get("TICKMARK_WEBHOOK_BACKOFF_SECONDS", "2")),
+        webhook_timeout_seconds=float(e.get("TICKMARK_WEBHOOK_TIMEOUT_SECONDS", "10")),
+        sse_keepalive_seconds=float(e.get("TICKMARK_SSE_KEEPALIVE_SECONDS", "15")),
     )

@@ -46,12 +46,25 @@ def sniff(data: bytes, name: str = "") -> str:
     return "txt"
 
 
+def _utf8(data: bytes) -> bytes:
+    """UTF-16/32 files (a byte-order mark says so) re-encoded as UTF-8, which every sniff expects."""
+    for bom, codec in ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+                       (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
+        if data.startswith(bom):
+            try:
+                return data.decode(codec).encode("utf-8")
+            except UnicodeDecodeError:
+                return data
+    return data
+
+
 def parse_filing(data: bytes, name: str = "", *, max_bytes: int = MAX_BYTES) -> ParsedDocument | ParseFailure:
     """Parse a filing or release of any supported format; failures are values, never exceptions."""
     if not data or not data.strip():
         return ParseFailure("empty", f"{name or 'the file'} is empty")
     if len(data) > max_bytes:
         return ParseFailure("too-large", f"{name or 'the file'} is {len(data) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB")
+    data = _utf8(data)
     kind = sniff(data, name)
     try:
         if kind == "pdf":
