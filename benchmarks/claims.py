@@ -40,8 +40,9 @@ def measure(path: Path, repeat: int = 5) -> dict:
            "ms_per_page_load": round(1000 * best_load / pages, 3),
            "ms_per_page_extract": round(1000 * best_extract / pages, 3)}
     from services.llm_claims import LLMSettings, extract_with_model
+    from services.settings import load_settings
 
-    settings = LLMSettings.from_env()
+    settings = LLMSettings.from_settings(load_settings())
     if settings is not None:
         t0 = time.perf_counter()
         merged, check = extract_with_model(deck, settings)

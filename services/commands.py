@@ -70,10 +70,9 @@ def claims(deck: str, as_json: bool, settings: Settings) -> int:
         print(f"tickmark claims: {deck}: {loaded.reason}: {loaded.detail}", file=sys.stderr)
         return 1
     if settings.llm_url:
-        from services.bootstrap import _llm_settings
-        from services.llm_claims import extract_with_model
+        from services.llm_claims import LLMSettings, extract_with_model
 
-        parsed, _ = extract_with_model(loaded, _llm_settings(settings))  # type: ignore[arg-type]
+        parsed, _ = extract_with_model(loaded, LLMSettings.from_settings(settings))
     else:
         parsed = extract_claims(loaded)
     if as_json:

@@ -7,13 +7,13 @@ proposes where to look: a proposal whose number is not printed on its page is dr
 from __future__ import annotations
 
 import json
-import os
 
 import httpx
 import msgspec
 
 from parsers.claims import Proposal, ProposalCheck, extract_claims, validate_proposals
 from parsers.model import Deck, ParsedDeck
+from services.settings import Settings
 
 __all__ = ["CLAIM_SCHEMA", "LLMSettings", "extract_with_model", "propose_claims"]
 
@@ -47,7 +47,7 @@ _PROMPT = (
 
 
 class LLMSettings(msgspec.Struct, frozen=True):
-    """Where the model is and how it takes a JSON schema; read from the environment once."""
+    """Where the model is and how it takes a JSON schema."""
 
     url: str
     model: str = "default"
@@ -57,16 +57,12 @@ class LLMSettings(msgspec.Struct, frozen=True):
     max_chars: int = 24_000
 
     @classmethod
-    def from_env(cls) -> LLMSettings | None:
-        url = os.environ.get("TICKMARK_LLM_URL")
-        if not url:
+    def from_settings(cls, settings: Settings) -> LLMSettings | None:
+        """The model endpoint from Tickmark's settings, or None when no model is configured."""
+        if not settings.llm_url:
             return None
-        return cls(
-            url=url.rstrip("/"),
-            model=os.environ.get("TICKMARK_LLM_MODEL", "default"),
-            response_format=os.environ.get("TICKMARK_LLM_RESPONSE_FORMAT", "json_schema"),
-            timeout_s=float(os.environ.get("TICKMARK_LLM_TIMEOUT", "120")),
-        )
+        return cls(url=settings.llm_url.rstrip("/"), model=settings.llm_model,
+                   response_format=settings.llm_response_format, timeout_s=settings.llm_timeout_s)
 
 
 def _deck_text(deck: Deck, max_chars: int) -> str:
@@ -126,7 +122,6 @@ def propose_claims(deck: Deck, settings: LLMSettings, client: httpx.Client | Non
 def extract_with_model(deck: Deck, settings: LLMSettings | None = None) -> tuple[ParsedDeck, ProposalCheck | None]:
     """Deterministic claims, plus the model's validated extras when a model is configured."""
     parsed = extract_claims(deck)
-    settings = settings or LLMSettings.from_env()
     if settings is None:
         return parsed, None
     check = validate_proposals(deck, propose_claims(deck, settings), parsed.claims)

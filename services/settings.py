@@ -29,6 +29,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     llm_url: str | None = None
     llm_model: str = "default"
     llm_response_format: str = "json_schema"
+    llm_timeout_s: float = 120.0
     heartbeat_seconds: float = 30.0
     """A job whose worker stops heartbeating for this long is taken by another worker."""
     public_url: str | None = None
@@ -73,6 +74,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         llm_url=e.get("TICKMARK_LLM_URL") or None,
         llm_model=e.get("TICKMARK_LLM_MODEL", "default"),
         llm_response_format=e.get("TICKMARK_LLM_RESPONSE_FORMAT", "json_schema"),
+        llm_timeout_s=float(e.get("TICKMARK_LLM_TIMEOUT_S", "120")),
         heartbeat_seconds=float(e.get("TICKMARK_HEARTBEAT_SECONDS", "30")),
         public_url=(e.get("TICKMARK_PUBLIC_URL") or "").rstrip("/") or None,
         settle_seconds=float(e.get("TICKMARK_SETTLE_SECONDS", "0.25")),

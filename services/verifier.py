@@ -19,6 +19,7 @@ from events.types import ClaimExtracted, DeckSubmitted, RuleEvaluated, RunFinish
 from parsers.claims import extract_claims
 from parsers.entities import entity_key
 from parsers.model import Claim, Discard, Fact, FactSource, ParseFailure, ParsedDeck
+from services.llm_claims import LLMSettings, extract_with_model
 from services.parsing import ParserPool
 from services.search import PassageIndex
 from services.sqlfiles import query
@@ -67,7 +68,7 @@ class Verifier:
     """Verifies a deck against its room's current filings."""
 
     def __init__(self, pool: asyncpg.Pool, bus: Bus, index: PassageIndex, parsers: ParserPool, *,
-                 llm: object | None = None) -> None:
+                 llm: LLMSettings | None = None) -> None:
         self._pool = pool
         self._bus = bus
         self._index = index
@@ -133,9 +134,7 @@ class Verifier:
             return deck
         if self._llm is None:
             return await asyncio.to_thread(extract_claims, deck)
-        from services.llm_claims import extract_with_model
-
-        parsed, check = await asyncio.to_thread(extract_with_model, deck, self._llm)  # type: ignore[arg-type]
+        parsed, check = await asyncio.to_thread(extract_with_model, deck, self._llm)
         if check is not None:
             log.info("model proposals: %d kept, %d dropped", len(check.claims), check.dropped)
         return parsed

@@ -15,6 +15,7 @@ import pytest
 
 from parsers.claims import extract_claims
 from parsers.model import Deck, Slide, TextBlock
+from services.settings import load_settings
 from services.llm_claims import LLMSettings, extract_with_model, propose_claims
 
 DECK = Deck(format="txt", slides=[
@@ -63,9 +64,9 @@ def llama_url():
         proc.wait(timeout=10)
 
 
-def test_without_the_variable_the_model_is_never_called(monkeypatch) -> None:
-    monkeypatch.delenv("TICKMARK_LLM_URL", raising=False)
-    parsed, check = extract_with_model(DECK)
+def test_without_the_variable_the_model_is_never_called() -> None:
+    assert LLMSettings.from_settings(load_settings({})) is None
+    parsed, check = extract_with_model(DECK, LLMSettings.from_settings(load_settings({})))
     assert check is None and parsed.claims == extract_claims(DECK).claims
 
 
