@@ -103,8 +103,10 @@ _Q = re.compile(
     re.I,
 )
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+# "its fiscal 2024 fourth quarter": the year comes before the quarter.
+_FISCAL_Q = re.compile(r"\bfiscal\s+(?:year\s+)?'?(\d{4}|\d{2})\s+(first|second|third|fourth)\s+quarter\b", re.I)
 _ENDED = re.compile(
-    r"(three|six|nine|twelve|3|6|9|12)?[\s-]*(?:months?|years?|weeks?|quarters?)?\s*(?:ended|ending)\s+"
+    r"(three|six|nine|twelve|3|6|9|12)?[\s-]*(?:months?|years?|weeks?|(quarters?))?\s*(?:ended|ending)\s+"
     r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})",
     re.I,
 )
@@ -115,8 +117,12 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     """The fiscal period a heading, column header or bullet names, if it names one.
 
     "FY2024 Highlights" -> FY2024; "Q4 FY24" -> Q4 FY2024; "Q2 2025" -> Q2 FY2025;
-    "Year Ended January 26, 2025" -> FY2025 given NVIDIA's year end; "2024" -> FY2024.
+    "Year Ended January 26, 2025" -> FY2025 given NVIDIA's year end; "2024" -> FY2024;
+    "fiscal 2024 fourth quarter" -> Q4 FY2024; "the quarter ended September 28, 2024" a quarter.
     """
+    m = _FISCAL_Q.search(text)
+    if m:
+        return f"Q{_QUARTER_WORDS[m.group(2).lower()]} FY{_year(m.group(1))}"
     m = _Q.search(text)
     if m:
         q = int(m.group(1) or m.group(2) or _QUARTER_WORDS[m.group(3).lower()])
@@ -124,11 +130,11 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
         if year:
             return f"Q{q} FY{_year(year)}"
     m = _ENDED.search(text)
-    if m and m.group(2).lower() in MONTHS:
-        end = date(int(m.group(4)), MONTHS[m.group(2).lower()], int(m.group(3)))
+    if m and m.group(3).lower() in MONTHS:
+        end = date(int(m.group(5)), MONTHS[m.group(3).lower()], int(m.group(4)))
         span = (m.group(1) or "").lower()
-        months = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9}.get(span, 12)
-        if "year" in text.lower() or months == 12:
+        months = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9}.get(span, 3 if m.group(2) else 12)
+        if months == 12:
             return f"FY{fiscal_year_of(end, fye)}"
         start = end - timedelta(days=int(months * 30.44) - 1)
         return label_for_span(start, end, fye)
@@ -148,7 +154,7 @@ _SPAN_WORDS = {
     "sixteen": 4, "16": 4, "twenty-four": 6, "24": 6, "twenty-eight": 6, "28": 6, "thirty-six": 9, "36": 9,
     "forty": 9, "40": 9,
 }
-_DATE_WORDS = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
+_DATE_WORDS = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:,\s*|\s+)(\d{4})\b")  # "June 30,2025" too
 _DATE_NUM = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})\b")
 _SPAN_LEAD = re.compile(
     r"\b(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|sixteen|twenty-four|"

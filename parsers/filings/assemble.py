@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from datetime import date, timedelta
 
-from parsers.filings.facts import make_table, table_facts, text_facts
+from parsers.filings.facts import growth_facts, make_table, table_facts, text_facts
 from parsers.filings.ixbrl import Context, XbrlFact, fact_from
 from parsers.filings.sections import SectionTree, chunk_passages, heading_level, short_hash
 from parsers.filings.tables import Grid
@@ -164,6 +164,7 @@ class Assembler:
             t = make_table(grid, tid, section, ttitle, scale, source, fye, page)
             tables.append(t)
             facts.extend(table_facts(t, entity, contexts, tag_units=tag_units))
+            facts.extend(growth_facts(t, entity, fye))
         for x in xfacts:
             ctx = (contexts or {}).get(x.context)
             if ctx is not None:

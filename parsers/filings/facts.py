@@ -17,6 +17,7 @@ from parsers.periods import FiscalYearEnd, column_period, period_from_text
 
 __all__ = [
     "Agreement",
+    "growth_facts",
     "ixbrl_agreement",
     "make_table",
     "row_metric",
@@ -106,6 +107,98 @@ def _shares_scale(scale: int, scale_source: str) -> int:
     if m:
         return 3 if "thousands" in (m.group(1) or m.group(2)).lower() else 6
     return scale
+
+
+_CHANGE_HEADER = re.compile(
+    r"\bchange\b|\bvs\.?(?=\s|$)|\bversus\b|\bgrowth\b|\bincrease\b|year[- ]over[- ]year|\by/y\b|\byoy\b", re.I)
+_SEQUENTIAL = re.compile(r"quarter[- ]over[- ]quarter|\bsequential|\bq/q\b|\bqoq\b|month[- ]over[- ]month", re.I)
+_CURRENCY_NEUTRAL = re.compile(
+    r"constant[- ]currenc|excluding (?:foreign )?(?:currency|exchange)|fx[- ]neutral|currency[- ]neutral", re.I)
+_GROWTH_ROW = re.compile(
+    r"^(?P<q1>.*?)\b(?:change|growth|increase)\s+in\s+(?P<m1>.+)$|^(?P<m2>.+?)\s+(?:growth|change)(?:\s+rate)?$", re.I)
+_VERSUS = re.compile(r"\s(?:vs\.?|versus|compared (?:to|with))\s", re.I)
+
+
+def _growth_row(label: str) -> tuple[str, str | None] | None:
+    """ "Constant currency change in revenues" is revenue growth on a constant-currency basis."""
+    m = _GROWTH_ROW.match(normalise_label(label))
+    if not m:
+        return None
+    name = (m.group("m1") or m.group("m2") or "").strip()
+    metric = find_metric(name, exact=True) or find_metric(_QUALIFIERS.sub("", name).strip(" ,"), exact=True)
+    if metric is None:
+        return None
+    return metric, basis_from_text(m.group("q1") or "") or basis_from_text(label)
+
+
+def _change_period(header: str, table: Table, fye: FiscalYearEnd | None) -> tuple[str, object, object] | None:
+    """The period a year-over-year change column speaks for: the first side of "Q2'25 vs. Q2'24", else
+    the table's latest period (a lone "% Change Year Over Year" beside "Three Months Ended April 30, 2025")."""
+    parts = _VERSUS.split(f" {header} ", maxsplit=1)
+    if len(parts) == 2:
+        lead = re.sub(r"\b(?:%\s*)?change\b|%", " ", parts[0], flags=re.I)
+        label = period_from_text(lead, fye)
+        if label is not None:
+            same = next((c for c in table.columns if c.period == label), None)
+            return label, same.period_start if same else None, same.period_end if same else None
+    dated = [c for c in table.columns if c.period and c.period_end is not None and c.period_start is not None]
+    if not dated:
+        return None
+    latest = max(dated, key=lambda c: (c.period_end, -(c.period_end - c.period_start).days))
+    return latest.period, latest.period_start, latest.period_end
+
+
+def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None) -> list[Fact]:
+    """Printed year-over-year growth rates as ``growth:<metric>`` facts in percent points.
+
+    Two layouts print them: a "% Change" / "Q2'25 vs. Q2'24" column beside the period columns, and a
+    row such as "Constant currency change in revenues". A header or label that says constant currency
+    (or "excluding currency changes") gives that basis; sequential changes are not growth rates.
+    """
+    out: list[Fact] = []
+    headers = [" ".join(c.header) for c in table.columns]
+    change_cols = {i for i, h in enumerate(headers)
+                   if _CHANGE_HEADER.search(h) and not _SEQUENTIAL.search(h) and table.columns[i].period is None}
+    for ri, row in enumerate(table.rows):
+        label = row.label or row.group
+        if not label or not row.cells:
+            continue
+        grow = _growth_row(label)
+        if grow is not None:
+            metric, stated = grow
+        else:
+            metric, stated = row_metric(label, row.group if row.label else "")
+            reg = by_id(metric)
+            if reg is None or reg.unit == "percent":
+                continue  # a margin's change is in points, not a growth rate
+        for cell in row.cells:
+            if cell.value is None or cell.column >= len(table.columns):
+                continue
+            header = headers[cell.column]
+            pct = cell.text.rstrip().endswith("%") or "%" in header or "percent" in header.lower()
+            if not pct:
+                continue
+            if cell.column in change_cols:
+                period = _change_period(header, table, fye)
+            elif grow is not None and table.columns[cell.column].period is not None:
+                col = table.columns[cell.column]
+                period = (col.period, col.period_start, col.period_end)
+            else:
+                continue
+            if period is None:
+                continue
+            basis = stated or ("constant-currency" if _CURRENCY_NEUTRAL.search(header) else
+                               basis_from_text(header) or "GAAP")
+            text = cell.text
+            out.append(Fact(
+                entity=entity, metric=f"growth:{metric}", label=row.label or row.group, basis=basis,
+                period=period[0], period_start=period[1], period_end=period[2], value=cell.value,
+                unit="percent", scale=0, currency=None, as_printed=text.lstrip("$ ").strip(),
+                source=FactSource(kind="table", table=table.id, row=ri, column=cell.column, section=table.section,
+                                  page=table.page, bbox=cell.bbox,
+                                  locator=f"{table.title}; row '{row.label or row.group}'; column '{header}'"),
+            ))
+    return out
 
 
 def table_facts(
@@ -200,6 +293,23 @@ _TEXT_METRIC = re.compile(
 )
 
 
+# "Diluted EPS was $1.64, up 12% when excluding the one-time charge": the figure is not GAAP.
+_EXCLUDING_AFTER = re.compile(
+    r"\b(?:when|if|after|before)\s+exclud\w*|\bexcluding\s+(?:the\s+|a\s+)?(?:one-time|non-recurring|special|"
+    r"certain|unusual)\b",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"[.;](?:\s|$)(?=\s*[A-Z\u201c\"(]|\s*$)")
+
+
+_PER_SHARE_AFTER = re.compile(r"\s*(?:per|a|/)\s*(?:diluted\s+|basic\s+)?(?:common\s+|ordinary\s+)?share\b", re.I)
+
+
+def _clause_after(text: str, end: int) -> str:
+    m = _SENTENCE_END.search(text, end)
+    return text[end: m.start() if m else len(text)]
+
+
 def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period: str | None,
                section: str | None, section_title: str, page: int | None = None) -> list[Fact]:
     """Facts stated in a sentence: "Revenue was $39.0 billion" (registry metric named just before the figure)."""
@@ -228,6 +338,8 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         reg = by_id(metric)
         if reg is not None and (reg.unit == "percent") != (p.unit == "percent"):
             continue
+        if _PER_SHARE_AFTER.match(text, p.end) and (reg is None or reg.unit != "USD/share"):
+            continue  # "a cash dividend of $0.25 per share" is not cash
         if p.unit == "percent":
             unit, currency, value = "percent", None, p.value
         elif reg is not None and reg.unit == "USD/share":
@@ -235,7 +347,10 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         else:
             unit = "USD" if p.currency == "USD" else ("count" if not p.currency else "currency")
             currency, value = p.currency, p.value.scaleb(p.scale) if p.scale else p.value
-        basis = basis_from_text(before[-60:]) or (reg.basis if reg else "GAAP")
+        basis = basis_from_text(before[-60:])
+        if basis is None and _EXCLUDING_AFTER.search(_clause_after(text, p.end)):
+            basis = "non-GAAP"
+        basis = basis or (reg.basis if reg else "GAAP")
         out.append(Fact(
             entity=entity, metric=metric, label=text[:300], basis=basis, period=period, period_start=None,
             period_end=None, value=value, unit=unit, scale=p.scale, currency=currency, as_printed=p.text,

@@ -69,3 +69,64 @@ def test_tables_inside_inline_wrappers_are_still_tables():
             b"<tr><td>Total revenue</td><td>1,483</td><td>1,267</td></tr></table></div></span></span></body></html>")
     doc = _parse(html, "r.html")
     assert len(doc.tables) == 1 and doc.document.entity == "Acme"
+
+
+def test_fiscal_year_before_quarter_names_the_quarter():
+    from parsers.periods import period_from_text
+
+    assert period_from_text("results for its fiscal 2024 fourth quarter ended September 28, 2024") == "Q4 FY2024"
+    assert period_from_text("for the quarter ended September 28, 2024", (9, 28)) == "Q4 FY2024"
+
+
+def test_dates_without_a_space_after_the_comma_are_dates():
+    from parsers.periods import dates_in
+
+    assert [str(d) for d in dates_in("Three Months Ended June 30,2025")] == ["2025-06-30"]
+
+
+_RELEASE = (
+    "<html><head><title>Acme reports fourth quarter results</title></head><body>"
+    "<p>Acme today announced financial results for its fiscal 2024 fourth quarter ended September 28, 2024. "
+    "The Company posted quarterly revenue of $94.9 billion, up 6 percent year over year, and quarterly diluted "
+    "earnings per share of $0.97. Diluted earnings per share was $1.64,1 up 12 percent year over year when "
+    "excluding the one-time charge recognized during the quarter.</p>"
+    "<p>Acme's board of directors has declared a cash dividend of $0.25 per share of the Company's common stock.</p>"
+    "</body></html>"
+)
+
+
+def test_a_figure_stated_excluding_a_one_time_charge_is_non_gaap():
+    doc = _parse(_RELEASE.encode(), "r.html")
+    eps = {str(f.value): (f.basis, f.period) for f in doc.facts if f.metric == "eps_diluted"}
+    assert eps == {"0.97": ("GAAP", "Q4 FY2024"), "1.64": ("non-GAAP", "Q4 FY2024")}
+
+
+def test_a_dividend_per_share_is_not_cash():
+    doc = _parse(_RELEASE.encode(), "r.html")
+    assert not [f for f in doc.facts if f.metric == "cash"]
+
+
+_CHANGE_TABLE = """<html><body><p>Results of Operations</p><table>
+<tr><td></td><td>Three Months Ended</td><td>Three Months Ended</td><td>Change</td><td>Change</td></tr>
+<tr><td>(in thousands)</td><td>June 30,2025</td><td>June 30,2024</td><td>Q2'25 vs. Q2'24</td><td>Q2'25 vs. Q2'24</td></tr>
+<tr><td>Revenues</td><td>$11,079,166</td><td>$9,559,310</td><td>$1,519,856</td><td>16%</td></tr>
+<tr><td>Constant currency change in revenues</td><td></td><td></td><td></td><td>17%</td></tr>
+<tr><td>Operating margin</td><td>34.1%</td><td>27.2%</td><td>6.9%</td><td></td></tr>
+</table></body></html>"""
+
+
+def test_change_columns_and_growth_rows_give_growth_facts_with_their_basis():
+    doc = _parse(_CHANGE_TABLE.encode(), "q.html")
+    growth = sorted((f.metric, f.basis, f.period, str(f.value)) for f in doc.facts if f.metric.startswith("growth:"))
+    assert growth == [("growth:revenue", "GAAP", "Q2 FY2025", "16"),
+                      ("growth:revenue", "constant-currency", "Q2 FY2025", "17")]
+
+
+def test_a_lone_year_over_year_column_speaks_for_the_tables_latest_period():
+    html = """<html><body><p>Results for the fourth quarter and fiscal year ended April 30, 2025.</p><table>
+<tr><td></td><td>Three Months Ended April 30, 2025</td><td>% Change Year Over Year</td>
+<td>% Change Year Over Year Excluding Currency Changes</td><td>% Change Quarter Over Quarter</td></tr>
+<tr><td>Total revenue</td><td>$388,432</td><td>16%</td><td>17%</td><td>2%</td></tr></table></body></html>"""
+    doc = _parse(html.encode(), "r.html")
+    growth = sorted((f.basis, f.period, str(f.value)) for f in doc.facts if f.metric == "growth:revenue")
+    assert growth == [("GAAP", "Q4 FY2025", "16"), ("constant-currency", "Q4 FY2025", "17")]
