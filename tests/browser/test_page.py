@@ -1,0 +1,198 @@
+"""The analyst's page in real headless Chromium against a real ``tickmark serve``: upload a deck,
+watch every card arrive, check the counts against the API, open citations and see the evidence."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import NamedTuple
+
+import httpx
+import pytest
+
+from tests.browser.room_files import DECK_NAME, write_deck, write_room
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts" / "browser"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ROOM = "acme-deal"
+VERDICTS = ("supported", "contradicted", "different-basis", "no-evidence")
+
+try:
+    from playwright.async_api import Page, async_playwright, expect
+except ImportError:  # pragma: no cover - depends on the environment
+    async_playwright = None
+
+
+def _require_browser() -> None:
+    if async_playwright is None:
+        pytest.skip("the playwright Python package is not installed (pip install -e '.[test]')")
+    if not CHROMIUM.exists():
+        pytest.skip(f"Debian's chromium is not at {CHROMIUM} (apt-get install -y chromium)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Served(NamedTuple):
+    base: str
+    room_dir: Path
+
+
+@pytest.fixture
+def server(pg_dsn: str, tmp_path: Path):
+    """``tickmark serve`` as a real process over a room of generated filings; yields its base URL."""
+    _require_browser()
+    rooms = tmp_path / "rooms"
+    write_room(rooms / ROOM)
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": pg_dsn, "TICKMARK_HOME": str(tmp_path / "home"),
+           "TICKMARK_ROOMS": str(rooms), "TICKMARK_WATCH_POLLING": "1"}
+    log = (tmp_path / "serve.log").open("w")
+    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--port", str(port)], cwd=REPO, env=env,
+                            stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for_room(base, proc, tmp_path / "serve.log")
+        yield Served(base, rooms / ROOM)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(tmp_path / "serve.log", ARTIFACTS / "serve.log")
+
+
+def _wait_for_room(base: str, proc: subprocess.Popen, log: Path) -> None:
+    """Up, and both filings parsed by the watcher, so the deck has something to be checked against."""
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"tickmark serve exited {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            docs = httpx.get(f"{base}/api/rooms/{ROOM}/documents", timeout=2)
+            if docs.status_code == 200 and sum(d["status"] == "parsed" for d in docs.json()) == 2:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.3)
+    raise AssertionError(f"the room's filings were not parsed in time:\n{log.read_text()[-3000:]}")
+
+
+async def _shot(page: Page, name: str, *, full_page: bool = True) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+async def test_upload_a_deck_watch_every_verdict_and_open_the_evidence(server: Served, tmp_path: Path) -> None:
+    base = server.base
+    deck = write_deck(tmp_path / DECK_NAME)
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = await browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        try:
+            # Rooms list, then the room with both filings parsed.
+            await page.goto(f"{base}/")
+            await page.get_by_role("link", name=ROOM).click()
+            documents = page.locator("table.documents tbody tr")
+            await expect(documents).to_have_count(2)
+            await expect(page.locator("table.documents .status--parsed")).to_have_count(2)
+
+            # Live through the room's stream: a file that cannot be parsed shows up failed, with why.
+            (server.room_dir / "scan-of-board-minutes.pdf").write_bytes(b"%PDF-1.4 this is not a PDF")
+            failed = page.locator('table.documents tr[data-status="failed"]')
+            await expect(failed).to_have_count(1, timeout=30_000)
+            await expect(failed.locator(".doc-error")).not_to_be_empty()
+            await _shot(page, "1-room")
+
+            # Upload through the file picker (the drop zone's button); the page moves to the run.
+            await page.locator("#deck-file").set_input_files(str(deck))
+            await page.wait_for_url("**/#/runs/*")
+            run_id = int(page.url.rsplit("/", 1)[1])
+            await expect(page.locator(".card").first).to_be_visible()
+            await _shot(page, "2-run-streaming")
+            await expect(page.locator(".progress-text")).to_contain_text("Finished", timeout=60_000)
+            await expect(page.locator('.card[data-verdict="pending"]')).to_have_count(0)
+            await _shot(page, "3-run-finished")
+
+            # Every claim the API knows has a card, and the page counts what the API counts.
+            run = httpx.get(f"{base}/api/runs/{run_id}", timeout=10).json()
+            assert run["status"] == "finished"
+            expected = Counter(c["verdict"] for c in run["claims"])
+            assert set(expected) == set(VERDICTS), f"the test deck should exercise every verdict: {expected}"
+            await expect(page.locator(".card")).to_have_count(len(run["claims"]))
+            for verdict in VERDICTS:
+                await expect(page.locator(f'[data-counter="{verdict}"]')).to_have_text(str(expected[verdict]))
+                await expect(page.locator(f'.card[data-verdict="{verdict}"]')).to_have_count(expected[verdict])
+            assert await page.get_by_role("progressbar").get_attribute("aria-valuenow") == str(len(run["claims"]))
+
+            # The filter shows only the chosen verdict.
+            await page.get_by_role("button", name="Contradicted").click()
+            await expect(page.locator(".card:visible")).to_have_count(expected["contradicted"])
+            await expect(page.locator('.card:visible[data-verdict="contradicted"]')).to_have_count(expected["contradicted"])
+            await page.get_by_role("button", name="All").click()
+
+            # A table citation: the cited cell is highlighted, with its row and column header.
+            revenue = next(c for c in run["claims"] if c["metric"] == "revenue")
+            card = page.locator(f'.card[data-claim-id="{revenue["id"]}"]')
+            opener = card.locator(".citation").first
+            await opener.click()
+            dialog = page.get_by_role("dialog")
+            await expect(dialog).to_be_visible()
+            cited = dialog.locator("td.cited")
+            await expect(cited).to_have_count(1)
+            await expect(cited).to_contain_text(revenue["citations"][0]["as_printed"])
+            await expect(dialog.locator("tr.cited-row th[scope=row]")).to_have_text("Total revenue")
+            await expect(dialog.locator("thead th.cited-axis").last).to_contain_text("December 31, 2024")
+            await _shot(page, "4-evidence-table", full_page=False)
+            # Keyboard: Escape closes the dialog and focus goes back to the citation that opened it.
+            await page.keyboard.press("Escape")
+            await expect(dialog).to_be_hidden()
+            assert await opener.evaluate("el => el === document.activeElement")
+
+            # A PDF citation: the server renders the page region with the cell's box drawn.
+            customers = next(c for c in run["claims"] if c["citations"] and c["citations"][0]["bbox"])
+            await page.locator(f'.card[data-claim-id="{customers["id"]}"] .citation').first.click()
+            crop = dialog.locator(".page-crop img")
+            await expect(crop).to_be_visible()
+            await page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=await crop.element_handle())
+            await expect(dialog.locator("td.cited")).to_contain_text("12,150")
+            await _shot(page, "5-evidence-pdf", full_page=False)
+            await dialog.get_by_role("button", name="Close").click()
+
+            # Exports are real downloads of the same run.
+            for ext in ("csv", "xlsx"):
+                async with page.expect_download() as download:
+                    await page.get_by_role("link", name=f"Export {ext.upper()}").click()
+                assert (await download.value).suggested_filename == f"tickmark-run-{run_id}.{ext}"
+
+            # A changed filing re-verifies the deck; the flipped verdict raises a banner on this run.
+            filing = server.room_dir / "acme-10-K-2024.html"
+            filing.write_text(filing.read_text().replace("<td>812</td>", "<td>900</td>"))
+            banner = page.locator(".banner--change")
+            await expect(banner).to_be_visible(timeout=60_000)
+            await expect(banner.get_by_text("Operating income of $900M in FY2024")).to_contain_text("Contradicted → Supported")
+            await expect(page.locator(".banners")).to_have_attribute("aria-live", "polite")
+            await _shot(page, "6-verdict-changed", full_page=False)
+            assert not errors, errors
+        finally:
+            await browser.close()
