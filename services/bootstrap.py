@@ -60,10 +60,16 @@ async def open_core(settings: Settings, *, dsn: str | None = None) -> AsyncItera
         index = PassageIndex(settings.index_dir)
         documents = DocumentService(pool, bus, index, parsers, max_file_bytes=settings.max_file_bytes)
         verifier = Verifier(pool, bus, index, parsers, llm=_llm_settings(settings))
+        pipeline = Pipeline(pool, bus, documents, verifier)
+        webhooks = Webhooks(pool, bus, public_url=settings.public_url or f"http://{settings.host}:{settings.port}",
+                            max_attempts=settings.webhook_max_attempts,
+                            backoff_seconds=settings.webhook_backoff_seconds,
+                            timeout_seconds=settings.webhook_timeout_seconds)
         try:
             yield Core(settings=settings, dsn=dsn, pool=pool, bus=bus, index=index, parsers=parsers,
-                       documents=documents, verifier=verifier)
+                       documents=documents, verifier=verifier, pipeline=pipeline, webhooks=webhooks)
         finally:
+            await webhooks.close()
             await bus.close()
     finally:
         parsers.close()

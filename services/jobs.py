@@ -25,14 +25,16 @@ Handler = Callable[[bytes], Awaitable[None]]
 
 
 async def enqueue(
-    conn: asyncpg.Connection, entrypoint: str, payload: bytes, *, dedupe_key: str | None = None
+    conn: asyncpg.Connection, entrypoint: str, payload: bytes, *, dedupe_key: str | None = None,
+    execute_after: timedelta | None = None,
 ) -> int | None:
     """Queue one job in ``conn``'s transaction; with ``dedupe_key``, a queued twin is kept instead."""
     queries = Queries.from_asyncpg_connection(conn)
     if dedupe_key is None:
-        ids = await queries.enqueue(entrypoint, payload)
+        ids = await queries.enqueue(entrypoint, payload, execute_after=execute_after)
     else:
-        ids = await queries.enqueue(entrypoint, payload, dedupe_key=dedupe_key, on_conflict="skip")
+        ids = await queries.enqueue(entrypoint, payload, execute_after=execute_after, dedupe_key=dedupe_key,
+                                    on_conflict="skip")
     return int(ids[0]) if ids and ids[0] is not None else None
 
 
@@ -44,8 +46,10 @@ async def run_worker(
     heartbeat_seconds: float = 30.0,
     max_attempts: int = 5,
     stop: asyncio.Event | None = None,
+    limits: Mapping[str, int] | None = None,
 ) -> None:
-    """Take jobs for ``handlers`` until ``stop`` is set (or forever)."""
+    """Take jobs for ``handlers`` until ``stop`` is set (or forever); ``limits`` caps an entrypoint's
+    jobs in flight in this process (0 or absent: no cap)."""
     conn = await asyncpg.connect(dsn)
     manager = QueueManager(Queries.from_asyncpg_connection(conn))
     for name, handler in handlers.items():
@@ -54,7 +58,7 @@ async def run_worker(
             DatabaseRetryEntrypointExecutor(
                 EntrypointExecutorParameters(
                     func=_adapt(name, handler),
-                    concurrency_limit=0,
+                    concurrency_limit=(limits or {}).get(name, 0),
                     accepts_context=False,
                     on_failure="hold",
                 ),

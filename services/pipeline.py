@@ -1,0 +1,264 @@
+"""Files and uploads become queued jobs; parse, verify and re-verify jobs run on any worker.
+
+Every job is idempotent: a job re-taken after its worker died finds its rows (documents by
+sha256, runs by id, re-verification runs by deck and cause, verdict flips by run and claim)
+and finishes the work instead of repeating it.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import PurePosixPath
+
+import asyncpg
+import msgspec
+
+from events.bus import Bus
+from events.types import DeckSubmitted, DocumentChanged, RunFinished, VerdictChanged
+from parsers.model import Claim
+from services.documents import DocumentService, sha256_of
+from services.jobs import Handler, enqueue
+from services.sqlfiles import query
+from services.verifier import VERDICTS, Verifier
+from verdicts.rules import needed_metrics
+
+__all__ = [
+    "JOB_PARSE",
+    "JOB_REVERIFY",
+    "JOB_VERIFY",
+    "ParseJob",
+    "Pipeline",
+    "ReverifyJob",
+    "Submitted",
+    "VerifyJob",
+    "touches",
+]
+
+log = logging.getLogger(__name__)
+
+JOB_PARSE = "parse"
+JOB_VERIFY = "verify"
+JOB_REVERIFY = "reverify"
+
+# Connection trouble is worth a retry on another attempt; anything else would fail the same way.
+_TRANSIENT = (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.DeadlockDetectedError)
+
+
+class ParseJob(msgspec.Struct, frozen=True):
+    room: str
+    path: str
+    sha256: str
+
+
+class VerifyJob(msgspec.Struct, frozen=True):
+    run_id: int
+
+
+class ReverifyJob(msgspec.Struct, frozen=True):
+    room: str
+    document_id: int
+
+
+class Submitted(msgspec.Struct):
+    """What a submission did: queued a parse, queued a run, or nothing (bytes already known)."""
+
+    room: str
+    path: str
+    sha256: str
+    run_id: int | None = None
+    queued: bool = True
+
+
+Slot = tuple[str, str, str]
+"""(entity key, metric, period) of a fact."""
+
+
+def touches(claim: Claim, claim_entity_key: str | None, slots: set[Slot]) -> bool:
+    """Whether a changed set of fact slots can move this claim's verdict."""
+    metrics = needed_metrics(claim)
+    by_label = any(m.startswith("label:") for m in metrics)
+    periods = {p for p in (claim.period, claim.comparison_period) if p}
+    for key, metric, period in slots:
+        if claim_entity_key and key and key != claim_entity_key:
+            continue
+        if periods and period not in periods:
+            continue
+        if metric in metrics or (by_label and metric.startswith("label:")):
+            return True
+    return False
+
+
+def _format_of(path: str) -> str | None:
+    return PurePosixPath(path).suffix.lstrip(".").lower() or None
+
+
+class Pipeline:
+    """Submissions from the watcher and the API, and the parse/verify/reverify job handlers."""
+
+    def __init__(self, pool: asyncpg.Pool, bus: Bus, documents: DocumentService, verifier: Verifier) -> None:
+        self._pool = pool
+        self._bus = bus
+        self._documents = documents
+        self._verifier = verifier
+
+    # ------------------------------------------------------------ submissions
+
+    async def submit_filing(self, room: str, rel: str, data: bytes) -> Submitted:
+        """Queue a parse of ``data`` as the room's file ``rel``, unless these bytes are already in."""
+        sha = sha256_of(data)
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(query("ensure_room"), room)
+            await conn.execute(query("see_file"), room, rel, sha, len(data))
+            current = await conn.fetchrow(query("current_document"), room, rel)
+            if current is not None and current["sha256"] == sha and current["status"] in ("parsed", "failed"):
+                return Submitted(room, rel, sha, queued=False)
+            await conn.execute(query("store_blob"), sha, data)
+            await self._bus.publish(DocumentChanged(room=room, path=rel, sha256=sha, size=len(data)), conn)
+            await enqueue(conn, JOB_PARSE, msgspec.json.encode(ParseJob(room, rel, sha)),
+                          dedupe_key=f"parse:{room}:{rel}:{sha}")
+        return Submitted(room, rel, sha)
+
+    async def submit_deck(self, room: str, rel: str, data: bytes, *, trigger: str) -> Submitted:
+        """Register a deck version and queue its verification run, in one transaction.
+
+        A watched deck whose bytes are already the current version starts nothing (a restart
+        rescans every room); an upload always starts a run.
+        """
+        sha = sha256_of(data)
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(query("ensure_room"), room)
+            if trigger == "watch":
+                await conn.execute(query("see_file"), room, rel, sha, len(data))
+                current = await conn.fetchrow(query("current_document"), room, rel)
+                if current is not None and current["sha256"] == sha and current["status"] == "parsed":
+                    return Submitted(room, rel, sha, queued=False)
+            await conn.execute(query("store_blob"), sha, data)
+            doc = await conn.fetchrow(query("upsert_document"), room, rel, sha, len(data), "deck")
+            document_id = int(doc["id"])
+            await conn.fetch(query("supersede_older_versions"), document_id, room, rel)
+            await conn.execute(query("mark_deck_ready"), document_id, _format_of(rel))
+            run_id = int(await conn.fetchval(query("create_queued_run"), room, document_id, rel, trigger))
+            await self._bus.publish(DeckSubmitted(room=room, run_id=run_id, path=rel, trigger=trigger,
+                                                  document_id=document_id), conn)
+            await enqueue(conn, JOB_VERIFY, msgspec.json.encode(VerifyJob(run_id)), dedupe_key=f"verify:{run_id}")
+        return Submitted(room, rel, sha, run_id=run_id)
+
+    async def file_removed(self, room: str, rel: str) -> list[int]:
+        """A file left the room: its document is marked removed and the removal is published."""
+        async with self._pool.acquire() as conn:
+            sha = await conn.fetchval(query("latest_file"), room, rel)
+        if sha is None:
+            return []
+        ids = await self._documents.remove(room, rel)
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.fetchval(query("file_gone"), room, rel)
+            for document_id in ids:
+                await self._bus.publish(DocumentChanged(room=room, path=rel, sha256=sha, size=0,
+                                                        document_id=document_id, removed=True), conn)
+        return ids
+
+    # ------------------------------------------------------------ jobs
+
+    def handlers(self) -> dict[str, Handler]:
+        return {JOB_PARSE: self.parse_job, JOB_VERIFY: self.verify_job, JOB_REVERIFY: self.reverify_job}
+
+    async def parse_job(self, payload: bytes) -> None:
+        """Parse one settled file version; a version overtaken by a newer one is skipped."""
+        job = msgspec.json.decode(payload, type=ParseJob)
+        key = f"{job.room}/{job.path}"
+        async with self._pool.acquire() as lock:
+            await lock.execute(query("lock_path"), key)
+            try:
+                latest = await lock.fetchrow(query("latest_file"), job.room, job.path)
+                if latest is None or latest["removed"] or latest["sha256"] != job.sha256:
+                    log.info("parse %s: skipped, the file has changed since", key)
+                    return
+                data = await lock.fetchval(query("get_blob"), job.sha256)
+                if data is None:
+                    return
+                await self._documents.ingest_bytes(job.room, job.path, bytes(data))
+            finally:
+                await lock.execute(query("unlock_path"), key)
+
+    async def verify_job(self, payload: bytes) -> None:
+        """Run a queued verification; a finished one only has its verdict flips (re)recorded."""
+        job = msgspec.json.decode(payload, type=VerifyJob)
+        async with self._pool.acquire() as conn:
+            run = await conn.fetchrow(query("run_for_job"), job.run_id)
+            if run is None:
+                return
+            data = await conn.fetchval(query("get_blob"), run["sha256"]) if run["sha256"] else None
+        room, deck_path = run["room"], run["deck_path"]
+        if run["status"] in ("queued", "running"):
+            if data is None:
+                await self._fail_run(job.run_id, room, "the deck's bytes are not stored")
+                return
+            async with self._pool.acquire() as conn:
+                await conn.execute(query("mark_run_running"), job.run_id)
+            try:
+                await self._verifier.run(job.run_id, room, deck_path, bytes(data))
+            except _TRANSIENT:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a bug in one deck fails its run, visibly, not the worker
+                log.exception("run %s of %s/%s failed", job.run_id, room, deck_path)
+                await self._fail_run(job.run_id, room, f"{type(exc).__name__}: {exc}")
+                return
+            log.info("verified run %s (%s/%s)", job.run_id, room, deck_path)
+        elif run["status"] != "finished":
+            return
+        if run["trigger"] == "reverify" and run["baseline_run_id"] is not None:
+            await self._record_flips(job.run_id, room, int(run["baseline_run_id"]), run["cause_document_id"])
+
+    async def reverify_job(self, payload: bytes) -> None:
+        """Queue a re-verification of every deck in the room whose claims touch the changed facts."""
+        job = msgspec.json.decode(payload, type=ReverifyJob)
+        async with self._pool.acquire() as conn:
+            slots = {(r["entity_key"], r["metric"], r["period"])
+                     for r in await conn.fetch(query("changed_slots"), job.document_id)}
+            if not slots:
+                return
+            touched = []
+            for cand in await conn.fetch(query("reverify_candidates"), job.room):
+                claims = await conn.fetch(query("run_claim_bodies"), cand["run_id"])
+                if any(touches(msgspec.json.decode(c["body"], type=Claim), c["entity_key"], slots) for c in claims):
+                    touched.append(cand)
+        for cand in touched:
+            async with self._pool.acquire() as conn, conn.transaction():
+                run_id = await conn.fetchval(query("create_reverify_run"), job.room, cand["deck_document_id"],
+                                             cand["deck_path"], job.document_id, cand["run_id"])
+                if run_id is None:
+                    existing = await conn.fetchrow(query("find_reverify_run"), cand["deck_document_id"],
+                                                   job.document_id)
+                    run_id = existing["id"]
+                else:
+                    await self._bus.publish(DeckSubmitted(room=job.room, run_id=run_id, path=cand["deck_path"],
+                                                          trigger="reverify",
+                                                          document_id=cand["deck_document_id"]), conn)
+                await enqueue(conn, JOB_VERIFY, msgspec.json.encode(VerifyJob(run_id)),
+                              dedupe_key=f"verify:{run_id}")
+        if touched:
+            log.info("re-verifying %d deck(s) in %s after document %s", len(touched), job.room, job.document_id)
+
+    # ------------------------------------------------------------ helpers
+
+    async def _record_flips(self, run_id: int, room: str, baseline: int, cause_id: int | None) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            cause = await conn.fetchval(query("document_path"), cause_id) if cause_id else None
+            for f in await conn.fetch(query("verdict_flips"), run_id, baseline):
+                fresh = await conn.fetchval(query("record_flip"), run_id, f["claim_id"], room, baseline,
+                                            f["before"], f["after"], cause_id)
+                if fresh is None:
+                    continue
+                await self._bus.publish(VerdictChanged(room=room, run_id=run_id, claim_id=f["claim_id"],
+                                                       text=f["text"] or "", before=f["before"], after=f["after"],
+                                                       reason=f["reason"], cause_document=cause,
+                                                       previous_run_id=baseline), conn)
+
+    async def _fail_run(self, run_id: int, room: str, error: str) -> None:
+        counts = {v: 0 for v in VERDICTS}
+        body = msgspec.json.encode(counts).decode()
+        result = msgspec.json.encode({"run_id": run_id, "room": room, "claims": [], "error": error}).decode()
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(query("finish_run"), run_id, "failed", error, body, result)
+            await self._bus.publish(RunFinished(room=room, run_id=run_id, counts=counts, elapsed_ms=0.0,
+                                                status="failed", error=error), conn)
