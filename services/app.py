@@ -10,6 +10,7 @@ from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 
 from services.database import schema_status
+from services.sse import open_streams
 from services.sqlfiles import query
 
 __all__ = ["build_app"]
@@ -77,6 +78,9 @@ async def metrics(state: State) -> str:
         "# HELP tickmark_bus_lag_events Events in the log this process has not yet fanned out.",
         "# TYPE tickmark_bus_lag_events gauge",
         f"tickmark_bus_lag_events {max(0, log_head - core.bus.head) if core.bus.head else 0}",
+        "# HELP tickmark_sse_streams SSE responses this process is streaming.",
+        "# TYPE tickmark_sse_streams gauge",
+        f"tickmark_sse_streams {open_streams()}",
         "# HELP tickmark_bus_delivered_total Events handed to in-process subscribers.",
         "# TYPE tickmark_bus_delivered_total counter",
         f"tickmark_bus_delivered_total {core.bus.delivered}",
@@ -86,8 +90,10 @@ async def metrics(state: State) -> str:
 
 def build_app(core: object, route_handlers: list[object] | None = None) -> Litestar:
     """The litestar app over an already-built ``Core`` (see services.bootstrap)."""
+    settings = getattr(core, "settings", None)
     return Litestar(
         route_handlers=[healthz, metrics, *(route_handlers or [])],
         state=State({"core": core}),
+        request_max_body_size=getattr(settings, "max_upload_bytes", 100 * 1024 * 1024),
         openapi_config=OpenAPIConfig(title="Tickmark", version="0.1.0", path="/schema"),
     )

@@ -1,26 +1,44 @@
-"""Long-running processes: ``serve`` (HTTP + workers) and ``worker`` (workers only)."""
+"""Long-running processes: ``serve`` (HTTP, watcher, dispatcher, workers) and ``worker``."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import importlib.util
 import logging
 import signal
+from collections.abc import Coroutine
+from typing import Any
 
 import uvicorn
 
+from services.api import API_ROUTES
 from services.app import build_app
 from services.bootstrap import Core, open_core
+from services.dispatch import Dispatcher
 from services.jobs import Handler, run_worker
 from services.settings import Settings
+from services.watcher import RoomWatcher
+from services.webhooks import JOB_DELIVER
 
-__all__ = ["job_handlers", "serve", "worker"]
+__all__ = ["background", "job_handlers", "route_handlers", "serve", "worker"]
 
 log = logging.getLogger(__name__)
 
 
 def job_handlers(core: Core) -> dict[str, Handler]:
-    """Every job this codebase knows how to run; filled in by the services that own them."""
-    return {}
+    """Every job this codebase knows how to run: parse, verify, reverify and deliver."""
+    return {**core.pipeline.handlers(), **core.webhooks.handlers()}
+
+
+def route_handlers() -> list[object]:
+    """The API, and the analyst's page when its module is present."""
+    routes: list[object] = list(API_ROUTES)
+    if importlib.util.find_spec("services.page") is not None:
+        from services.page import PAGE_ROUTES
+
+        routes += list(PAGE_ROUTES)
+    return routes
 
 
 def _stop_on_signals(stop: asyncio.Event) -> None:
@@ -29,29 +47,50 @@ def _stop_on_signals(stop: asyncio.Event) -> None:
         loop.add_signal_handler(sig, stop.set)
 
 
+def background(core: Core, stop: asyncio.Event, *, concurrency: int, watch: bool) -> list[asyncio.Task[None]]:
+    """The work a process does besides HTTP: job slots, the bus-to-jobs dispatcher, the watcher."""
+    work: list[Coroutine[Any, Any, None]] = [
+        # Deliveries may take at most half the slots: a hanging endpoint never starves verification.
+        run_worker(core.dsn, job_handlers(core), concurrency=concurrency,
+                   heartbeat_seconds=core.settings.heartbeat_seconds, stop=stop,
+                   limits={JOB_DELIVER: max(1, concurrency)}),
+        Dispatcher(core.pool, core.bus, core.dsn, core.webhooks).run(stop),
+    ]
+    if watch:
+        s = core.settings
+        work.append(RoomWatcher(s.rooms, core.pipeline, core.documents, core.pool, polling=s.watch_polling,
+                                settle_seconds=s.settle_seconds, max_file_bytes=s.max_file_bytes).run(stop))
+    return [asyncio.create_task(w) for w in work]
+
+
+async def _drain(tasks: list[asyncio.Task[None]], timeout: float = 30) -> None:
+    done, pending = await asyncio.wait(tasks, timeout=timeout)
+    for task in pending:
+        task.cancel()
+    for task in pending:
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    for task in done:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task ended with an error", exc_info=task.exception())
+
+
 async def serve(settings: Settings, *, host: str, port: int) -> int:
     async with open_core(settings) as core:
-        app = build_app(core)
-        config = uvicorn.Config(app, host=host, port=port, log_level="info", lifespan="on")
+        app = build_app(core, route_handlers())
+        config = uvicorn.Config(app, host=host, port=port, log_level="info", lifespan="on",
+                                timeout_graceful_shutdown=5)
         server = uvicorn.Server(config)
         stop = asyncio.Event()
-        handlers = job_handlers(core)
-        workers = (
-            asyncio.create_task(
-                run_worker(core.dsn, handlers, concurrency=settings.workers,
-                           heartbeat_seconds=settings.heartbeat_seconds, stop=stop)
-            )
-            if handlers
-            else None
-        )
-        log.info("tickmark serving on http://%s:%d (database %s)", host, port,
-                 "DATABASE_URL" if settings.database_url else f"embedded in {settings.pgdata}")
+        tasks = background(core, stop, concurrency=settings.workers, watch=True)
+        log.info("tickmark serving on http://%s:%d (database %s), watching %s", host, port,
+                 "DATABASE_URL" if settings.database_url else f"embedded in {settings.pgdata}",
+                 settings.rooms.resolve())
         try:
             await server.serve()
         finally:
             stop.set()
-            if workers is not None:
-                await asyncio.wait_for(workers, timeout=30)
+            await _drain(tasks)
     return 0
 
 
@@ -59,8 +98,10 @@ async def worker(settings: Settings, *, concurrency: int) -> int:
     async with open_core(settings) as core:
         stop = asyncio.Event()
         _stop_on_signals(stop)
-        handlers = job_handlers(core)
-        log.info("tickmark worker taking %s jobs with %d slots", ", ".join(handlers) or "no", concurrency)
-        await run_worker(core.dsn, handlers, concurrency=concurrency,
-                         heartbeat_seconds=settings.heartbeat_seconds, stop=stop)
+        tasks = background(core, stop, concurrency=concurrency, watch=False)
+        log.info("tickmark worker taking %s jobs with %d slots", ", ".join(job_handlers(core)), concurrency)
+        stopped = asyncio.create_task(stop.wait())
+        await asyncio.wait([stopped, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        stop.set()
+        await _drain([stopped, *tasks])
     return 0

@@ -1,0 +1,173 @@
+"""The HTTP API: thin handlers over the pipeline, the run reads, SSE, webhooks and exports."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Request, Response, delete, get, post
+from litestar.datastructures import State, UploadFile
+from litestar.enums import RequestEncodingType
+from litestar.exceptions import ClientException, NotFoundException
+from litestar.params import Body
+from litestar.response import Stream
+
+from events.bus import EventFilter, StoredEvent
+from services import exports, runs
+from services.sse import event_stream, last_event_id, sse_response
+from services.webhooks import WebhookIn, WebhookOut
+
+__all__ = ["API_ROUTES", "DeckAccepted", "ROOM_EVENT_TYPES"]
+
+ROOM_EVENT_TYPES = frozenset({
+    "document.changed", "document.parsed", "document.failed", "facts.updated", "deck.submitted",
+    "run.finished", "verdict.changed", "webhook.delivered", "webhook.failed",
+})
+_ROOM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
+
+class DeckAccepted(msgspec.Struct):
+    run_id: int
+    room: str
+    deck: str
+    run_url: str
+    events_url: str
+
+
+def _room(room: str) -> str:
+    if not _ROOM_NAME.match(room):
+        raise ClientException(f"{room!r} is not a room name: letters, digits, '.', '_' and '-', up to 100")
+    return room
+
+
+def _deck_name(filename: str | None) -> str:
+    name = PurePath((filename or "").replace("\\", "/")).name.strip()
+    if not name or name.startswith("."):
+        raise ClientException("the upload needs a file name with its extension (.pdf, .pptx, .md, .txt)")
+    return name
+
+
+async def _result(state: State, run_id: int) -> dict[str, Any]:
+    result = await runs.run_result(state.core.pool, run_id)
+    if result is None:
+        raise NotFoundException(f"no run {run_id}")
+    return result
+
+
+@post("/api/rooms/{room:str}/decks", status_code=202, summary="Upload a deck and start its verification")
+async def upload_deck(
+    state: State, room: str, data: Annotated[UploadFile, Body(media_type=RequestEncodingType.MULTI_PART)]
+) -> DeckAccepted:
+    """Multipart field ``file``; answers at once with the run and the URL of its event stream."""
+    name = _deck_name(data.filename)
+    content = await data.read()
+    if not content:
+        raise ClientException("the uploaded file is empty")
+    submitted = await state.core.pipeline.submit_deck(_room(room), f"decks/{name}", content, trigger="upload")
+    run_id = submitted.run_id
+    assert run_id is not None
+    return DeckAccepted(run_id=run_id, room=room, deck=f"decks/{name}", run_url=f"/api/runs/{run_id}",
+                        events_url=f"/api/runs/{run_id}/events")
+
+
+@get("/api/runs/{run_id:int}", summary="A run's result, as `tickmark verify --json` prints it")
+async def get_run(state: State, run_id: int) -> dict[str, Any]:
+    """Partial (claims so far, verdicts where reached) while the run is still going."""
+    return await _result(state, run_id)
+
+
+@get("/api/runs/{run_id:int}/events", summary="A run's events over SSE, ending with run.finished")
+async def run_events(state: State, request: Request, run_id: int, after: int | None = None) -> Response[Any]:
+    """``Last-Event-ID`` (or ``?after=``) resumes after that bus id; nothing is skipped or repeated."""
+    core = state.core
+    if not await runs.run_exists(core.pool, run_id):
+        raise NotFoundException(f"no run {run_id}")
+    start = last_event_id(request.headers.get("last-event-id"), after)
+    end = await runs.run_end_event(core.pool, run_id)
+    if end is not None and end <= start:
+        # 204 tells an EventSource not to reconnect: the run has nothing more to say.
+        return Response(content=b"", status_code=204)
+
+    def finished(stored: StoredEvent) -> bool:
+        return stored.type == "run.finished"
+
+    return sse_response(event_stream(core.bus, start, EventFilter(run_id=run_id),
+                                     keepalive=core.settings.sse_keepalive_seconds, until=finished))
+
+
+@get("/api/rooms", summary="Every room: watched folders and rooms with uploads")
+async def list_rooms(state: State) -> list[runs.RoomOut]:
+    return await runs.rooms(state.core.pool, state.core.settings.rooms)
+
+
+@get("/api/rooms/{room:str}/documents", summary="A room's current documents with status and errors")
+async def room_documents(state: State, room: str) -> list[runs.DocumentOut]:
+    if not await runs.room_exists(state.core.pool, room):
+        raise NotFoundException(f"no room {room!r}")
+    return await runs.documents_of(state.core.pool, room)
+
+
+@get("/api/rooms/{room:str}/events", summary="A room's events over SSE: documents, runs, verdict changes")
+async def room_events(state: State, request: Request, room: str, after: int | None = None) -> Stream:
+    """Never ends by itself; ``Last-Event-ID`` resumes."""
+    core = state.core
+    start = last_event_id(request.headers.get("last-event-id"), after)
+    return sse_response(event_stream(core.bus, start, EventFilter(room=room, types=ROOM_EVENT_TYPES),
+                                     keepalive=core.settings.sse_keepalive_seconds))
+
+
+@get("/api/documents/{document_id:int}/tables/{table_id:str}", summary="One parsed table, for the citation view")
+async def document_table(state: State, document_id: int, table_id: str) -> runs.TableOut:
+    table = await runs.table_of(state.core.pool, document_id, table_id)
+    if table is None:
+        raise NotFoundException(f"no table {table_id!r} in document {document_id}")
+    return table
+
+
+@post("/api/rooms/{room:str}/webhooks", status_code=201, summary="Register a webhook for the room")
+async def create_webhook(state: State, room: str, data: WebhookIn) -> WebhookOut:
+    """The answer carries the signing secret; it is not shown again."""
+    if not data.url.startswith(("http://", "https://")):
+        raise ClientException("the webhook URL must be http:// or https://")
+    return await state.core.webhooks.register(_room(room), data)
+
+
+@get("/api/rooms/{room:str}/webhooks", summary="The room's webhooks with delivery counts")
+async def list_webhooks(state: State, room: str) -> list[WebhookOut]:
+    return await state.core.webhooks.list(room)
+
+
+@delete("/api/rooms/{room:str}/webhooks", status_code=204, summary="Remove a webhook (?id=)")
+async def delete_webhook(state: State, room: str, id: int) -> None:
+    if not await state.core.webhooks.delete(room, id):
+        raise NotFoundException(f"no webhook {id} in room {room!r}")
+
+
+@delete("/api/rooms/{room:str}/webhooks/{webhook_id:int}", status_code=204, summary="Remove a webhook")
+async def delete_webhook_by_path(state: State, room: str, webhook_id: int) -> None:
+    if not await state.core.webhooks.delete(room, webhook_id):
+        raise NotFoundException(f"no webhook {webhook_id} in room {room!r}")
+
+
+def _download(body: bytes, media_type: str, run_id: int, ext: str) -> Response[bytes]:
+    return Response(body, media_type=media_type,
+                    headers={"Content-Disposition": f'attachment; filename="tickmark-run-{run_id}.{ext}"'})
+
+
+@get("/api/runs/{run_id:int}/export.csv", summary="The run's verdicts as CSV")
+async def export_csv(state: State, run_id: int) -> Response[bytes]:
+    return _download(exports.to_csv(await _result(state, run_id)), "text/csv; charset=utf-8", run_id, "csv")
+
+
+@get("/api/runs/{run_id:int}/export.xlsx", summary="The run's verdicts as an Excel workbook")
+async def export_xlsx(state: State, run_id: int) -> Response[bytes]:
+    media = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    return _download(exports.to_xlsx(await _result(state, run_id)), media, run_id, "xlsx")
+
+
+API_ROUTES = [
+    upload_deck, get_run, run_events, list_rooms, room_documents, room_events, document_table,
+    create_webhook, list_webhooks, delete_webhook, delete_webhook_by_path, export_csv, export_xlsx,
+]
