@@ -54,6 +54,14 @@ async def room_runs(state: State, room: str, limit: int = 20) -> list[RunSummary
                        finished_at=r["finished_at"]) for r in rows]
 
 
+@get("/api/events/head")
+async def event_head(state: State) -> dict[str, int]:
+    """The newest event id: a view that has just read a snapshot streams only what comes after it,
+    instead of replaying the room's whole history."""
+    async with state.core.pool.acquire() as conn:
+        return {"head": int(await conn.fetchval(query("last_event_id")))}
+
+
 @get("/api/documents/{document_id:int}/pages/{page:int}/image", media_type="image/png")
 async def page_image(state: State, document_id: int, page: int, bbox: str | None = None) -> Response[bytes]:
     """A PDF page as PNG; with ``bbox=x0,y0,x1,y1`` (PDF points, top-left origin) only the band
@@ -125,6 +133,7 @@ def _sha256_of_version(path: Path, mtime_ns: int, size: int) -> str:
 PAGE_ROUTES: list[object] = [
     index,
     room_runs,
+    event_head,
     page_image,
     create_static_files_router(path="/static", directories=[FRONTEND_DIR], name="frontend",
                                include_in_schema=False),

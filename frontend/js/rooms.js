@@ -135,16 +135,24 @@ export function roomView(main, room, setCrumbs) {
     reloadTimer = setTimeout(() => { loadDocuments(); loadRuns(); }, 250);
   }
 
-  streams.push(subscribe(urls.roomEvents(room), {
-    "document.parsed": (event) => { reloadSoon(); announce(`${event.path} parsed.`); },
-    "document.failed": (event) => { reloadSoon(); announce(`${event.path} failed: ${event.reason}.`); },
-    "verdict.changed": (change) => { reloadSoon(); showChange(change); },
-    "run.finished": reloadSoon,
-  }));
+  let stopped = false;
+  function watch(after) {
+    if (stopped) return;
+    streams.push(subscribe(urls.roomEvents(room, after), {
+      "document.parsed": (event) => { reloadSoon(); announce(`${event.path} parsed.`); },
+      "document.failed": (event) => { reloadSoon(); announce(`${event.path} failed: ${event.reason}.`); },
+      "verdict.changed": (change) => { reloadSoon(); showChange(change); },
+      "run.finished": reloadSoon,
+    }));
+  }
 
-  loadDocuments();
-  loadRuns();
-  return () => { clearTimeout(reloadTimer); streams.forEach((s) => s.close()); };
+  // Note where the log stands before reading the lists, then stream only what comes after:
+  // nothing is missed between the two, and old changes are not replayed as fresh banners.
+  getJSON(urls.eventHead()).then(({ head }) => watch(head), () => watch(0)).finally(() => {
+    loadDocuments();
+    loadRuns();
+  });
+  return () => { stopped = true; clearTimeout(reloadTimer); streams.forEach((s) => s.close()); };
 }
 
 function documentRow(doc) {
@@ -165,7 +173,7 @@ function runItem(run) {
   const counts = run.counts || {};
   return h("li", {}, h("a", { class: "run-link", href: `#/runs/${run.id}` },
     h("span", { class: "run-deck" }, run.deck_path.split("/").pop()),
-    h("span", { class: "run-meta" }, `#${run.id} · ${formatTime(run.created_at)} · ${run.status}`),
+    h("span", { class: "run-meta" }, `#${run.id} · ${formatTime(run.created_at)} · ${run.trigger === "reverify" ? "re-verified" : run.status}`),
     h("span", { class: "run-counts" }, VERDICTS.filter((v) => counts[v]).map((v) =>
       h("span", { class: `mini mini--${v}`, title: VERDICT_LABELS[v] }, VERDICT_GLYPHS[v], " ", counts[v],
         h("span", { class: "visually-hidden" }, ` ${VERDICT_LABELS[v]}`))))));

@@ -169,7 +169,10 @@ export function runView(main, runId, setCrumbs) {
     const deck = (run.deck || run.deck_path || "").split("/").pop();
     title.textContent = deck || `Run #${runId}`;
     document.title = `${deck || `Run #${runId}`} · Tickmark`;
-    subtitle.textContent = `Run #${runId} in room ${room}${run.entity ? ` · ${run.entity}` : ""}`;
+    replaceChildren(subtitle, `Run #${runId} in room ${room}${run.entity ? ` · ${run.entity}` : ""}`,
+      run.trigger === "reverify" && run.baseline_run_id
+        ? [" · re-verification of ", h("a", { href: `#/runs/${run.baseline_run_id}` }, `run #${run.baseline_run_id}`)]
+        : null);
     setCrumbs([["Rooms", "#/"], [room, `#/rooms/${encodeURIComponent(room)}`], [`Run #${runId}`, null]]);
     const status = run.status ?? (run.counts ? "finished" : "running");
     if (status === "finished" || status === "failed") {

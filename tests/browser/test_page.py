@@ -168,6 +168,7 @@ async def test_upload_a_deck_watch_every_verdict_and_open_the_evidence(server: S
             await page.keyboard.press("Escape")
             await expect(dialog).to_be_hidden()
             assert await opener.evaluate("el => el === document.activeElement")
+            await _shot(page, "4b-focus-back-on-citation", full_page=False)
 
             # A PDF citation: the server renders the page region with the cell's box drawn.
             customers = next(c for c in run["claims"] if c["citations"] and c["citations"][0]["bbox"])
@@ -193,6 +194,26 @@ async def test_upload_a_deck_watch_every_verdict_and_open_the_evidence(server: S
             await expect(banner.get_by_text("Operating income of $900M in FY2024")).to_contain_text("Contradicted → Supported")
             await expect(page.locator(".banners")).to_have_attribute("aria-live", "polite")
             await _shot(page, "6-verdict-changed", full_page=False)
+            await banner.get_by_role("link", name="Open run").click()
+            await expect(page.locator(".subtitle")).to_contain_text(f"re-verification of run #{run_id}")
+            await expect(page.locator('.card[data-verdict="pending"]')).to_have_count(0, timeout=30_000)
+            await page.get_by_role("link", name=ROOM).click()
+            await expect(page.locator(".runs li")).to_have_count(2)
+            # The room page streams what happens from now on; past flips live on their runs.
+            await expect(page.locator(".banner--change")).to_have_count(0)
+            await _shot(page, "7-room-with-runs")
+
+            # Drag and drop works as well as the picker: a dropped deck lands on its own run.
+            await page.locator(".dropzone").evaluate(
+                """(zone, text) => {
+                    const data = new DataTransfer();
+                    data.items.add(new File([text], "dropped-deck.md", { type: "text/markdown" }));
+                    zone.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+                }""", deck.read_text())
+            await page.wait_for_url(lambda url: "/#/runs/" in url and not url.endswith(f"/{run_id}")
+                                    and not url.endswith(f"/{run_id + 1}"))
+            await expect(page.locator(".progress-text")).to_contain_text("Finished", timeout=60_000)
+            await expect(page.locator("h1")).to_have_text("dropped-deck.md")
             assert not errors, errors
         finally:
             await browser.close()
