@@ -39,7 +39,7 @@ function roomFacts(room) {
     if (typeof room[key] === "number") bits.push(`${room[key]} ${word}${room[key] === 1 ? "" : "s"}`);
   };
   count("filings_parsed", "filing");
-  count("decks", "deck");
+  if (room.decks) count("decks", "deck");
   if (room.filings_pending) bits.push(`${room.filings_pending} parsing`);
   if (room.filings_failed) bits.push(`${room.filings_failed} failed`);
   if (room.watched === false) bits.push("uploads only");

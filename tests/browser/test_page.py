@@ -112,6 +112,8 @@ async def test_upload_a_deck_watch_every_verdict_and_open_the_evidence(server: S
         try:
             # Rooms list, then the room with both filings parsed.
             await page.goto(f"{base}/")
+            await expect(page.get_by_role("link", name=ROOM)).to_contain_text("2 filings")
+            await _shot(page, "0-rooms", full_page=False)
             await page.get_by_role("link", name=ROOM).click()
             documents = page.locator("table.documents tbody tr")
             await expect(documents).to_have_count(2)
