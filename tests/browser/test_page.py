@@ -109,6 +109,8 @@ async def test_upload_a_deck_watch_every_verdict_and_open_the_evidence(server: S
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        requested: list[str] = []
+        page.on("request", lambda request: requested.append(request.url))
         try:
             # Rooms list, then the room with both filings parsed.
             await page.goto(f"{base}/")
@@ -135,6 +137,9 @@ async def test_upload_a_deck_watch_every_verdict_and_open_the_evidence(server: S
             await expect(page.locator(".progress-text")).to_contain_text("Finished", timeout=60_000)
             await expect(page.locator('.card[data-verdict="pending"]')).to_have_count(0)
             await _shot(page, "3-run-finished")
+
+            # The upload answers before the work is done, so the cards came over the run's SSE stream.
+            assert any(url.endswith(f"/api/runs/{run_id}/events") for url in requested), requested
 
             # Every claim the API knows has a card, and the page counts what the API counts.
             run = httpx.get(f"{base}/api/runs/{run_id}", timeout=10).json()
