@@ -13,6 +13,7 @@ from datetime import date, timedelta
 
 __all__ = [
     "FiscalYearEnd",
+    "bare_quarter",
     "fiscal_year_of",
     "label_for_span",
     "parse_fye",
@@ -145,6 +146,16 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     if len(set(years)) == 1:
         return f"FY{years[0]}"
     return None
+
+
+_BARE_QUARTER = re.compile(r"\b(?:Q([1-4])|(first|second|third|fourth)[\s-]+quarter)\b(?!\s*(?:of\s+)?(?:fiscal\s+)?(?:last|prior|previous))",
+                           re.I)
+
+
+def bare_quarter(text: str) -> int | None:
+    """The quarter a sentence names without a year ("Q4 revenue of $388 million"), if it names one."""
+    found = {int(m.group(1)) if m.group(1) else _QUARTER_WORDS[m.group(2).lower()] for m in _BARE_QUARTER.finditer(text)}
+    return found.pop() if len(found) == 1 else None
 
 
 _SPAN_WORDS = {

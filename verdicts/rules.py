@@ -92,6 +92,10 @@ def _question(claim: Claim) -> _Question:
         return _Question("share", m, (share_metric(m),), num=m, den=getattr(claim, "denominator", None) or "revenue")
     reg = by_id(m)
     ratio_of = reg.ratio_of if reg else None
+    if ratio_of is None and claim.kind == "ratio" and claim.denominator:
+        # "Operating cash flow covered capex 1.3x": the claim names its own denominator.
+        ratio_of = (m, claim.denominator)
+        m = ratio_metric(*ratio_of)
     if ratio_of is None and claim.kind in ("margin", "ratio"):
         margin = next((r for r in REGISTRY if r.ratio_of and r.ratio_of[0] == m), None)
         if margin is not None:
@@ -826,8 +830,14 @@ def _basis(run: _Run) -> RuleOutcome:
                    cited=[(f, "other-basis") for c in other[:3] for f, _ in c.inputs])
 
 
+def _another_slice(run: _Run, c: _Candidate) -> bool:
+    """A figure for another segment than the one claimed is another quantity, not another basis."""
+    claim = run.claim_basis
+    return claim.startswith("segment:") and c.basis.startswith("segment:") and not _same_basis(c.basis, claim)
+
+
 def _best_other(run: _Run, other: list[_Candidate]) -> _Candidate | None:
-    hits = [c for c in other if _within(run, c)]
+    hits = [c for c in other if _within(run, c) and not _another_slice(run, c)]
     # Prefer the same quantity on another basis over another quantity, and a printed figure over a computed one.
     hits.sort(key=lambda c: (c.alternate, c.how != "printed", c.half))
     return hits[0] if hits else None

@@ -13,7 +13,7 @@ from parsers.filings.tables import Grid
 from parsers.metrics import basis_from_text, by_id, find_metric, label_metric, normalise_label
 from parsers.model import Cell, Column, Fact, FactSource, ParsedDocument, Row, Table
 from parsers.numbers import parse_printed
-from parsers.periods import FiscalYearEnd, column_period, period_from_text
+from parsers.periods import FiscalYearEnd, bare_quarter, column_period, period_from_text
 
 __all__ = [
     "Agreement",
@@ -317,9 +317,12 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
     cues = list(_TEXT_CUE.finditer(text))
     if not cues:
         return out
-    period = period_from_text(text, fye) or default_period
+    # A sentence that names no period speaks for its heading ("Full Fiscal 2025 Financial Highlights").
+    period = period_from_text(text, fye) or period_from_text(section_title, fye) or default_period
     if period is None:
         return out
+    if re.fullmatch(r"FY\d{4}", period) and (q := bare_quarter(text)):
+        period = f"Q{q} {period}"  # "Q4 Elastic Cloud Revenue of $182 million" under a fiscal-2025 heading
     figures = []
     for c in cues:
         base = c.end(1)

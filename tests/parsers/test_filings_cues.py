@@ -130,3 +130,13 @@ def test_a_lone_year_over_year_column_speaks_for_the_tables_latest_period():
     doc = _parse(html.encode(), "r.html")
     growth = sorted((f.basis, f.period, str(f.value)) for f in doc.facts if f.metric == "growth:revenue")
     assert growth == [("GAAP", "Q4 FY2025", "16"), ("constant-currency", "Q4 FY2025", "17")]
+
+
+def test_a_sentence_without_a_period_takes_its_headings_and_a_bare_quarter():
+    html = (b"<html><head><title>Acme Reports Fourth Quarter and Fiscal 2025 Financial Results</title></head><body>"
+            b"<h1>Acme Reports Fourth Quarter and Fiscal 2025 Financial Results</h1><p>Q4 Cloud Revenue of $182 million, up 23% year-over-year</p>"
+            b"<p><b>Full Fiscal 2025 Financial Highlights</b></p><p>Cloud revenue was $688 million, an increase of 26%.</p>"
+            b"</body></html>")
+    doc = _parse(html, "r.html")
+    got = sorted((f.period, str(f.value)) for f in doc.facts if f.metric == "cloud_revenue")
+    assert got == [("FY2025", "6.88E+8"), ("Q4 FY2025", "1.82E+8")]

@@ -337,3 +337,22 @@ def test_evaluate_is_lazy_so_each_rule_can_be_emitted_as_it_completes():
     stream = evaluate(claim("$391.0B", "revenue", "FY2024"), ev(ROOM, *REV))
     first = next(stream)
     assert isinstance(first, RuleOutcome) and first.rule == "scope"
+
+
+def test_a_ratio_claim_divides_by_the_denominator_it_names():
+    import msgspec
+
+    c = msgspec.structs.replace(claim("1.3x", "operating_cash_flow", "FY2024", kind="ratio"), denominator="capex")
+    e = ev(ROOM, fact("operating_cash_flow", "FY2024", "14,923"), fact("capex", "FY2024", "(11,339)"), *REV)
+    v = verify(c, e)
+    assert v.verdict == "supported" and "14,923 / (11,339)" in v.reason
+
+
+def test_another_segments_figure_is_not_a_different_basis():
+    c = claim("13%", "revenue", "FY2024", kind="growth", basis="segment:aws")
+    e = ev(ROOM,
+           fact("revenue", "FY2024", "107,556", basis="segment:AWS"), fact("revenue", "FY2023", "90,757", basis="segment:AWS"),
+           fact("revenue", "FY2022", "80,096", basis="segment:AWS"),
+           fact("revenue", "FY2024", "37,855", basis="segment:Other"), fact("revenue", "FY2023", "33,591", basis="segment:Other"))
+    v = verify(c, e)
+    assert v.verdict == "contradicted" and "period shift" in v.reason
