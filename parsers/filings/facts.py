@@ -10,7 +10,7 @@ import msgspec
 
 from parsers.filings.ixbrl import Context, basis_for
 from parsers.filings.tables import Grid
-from parsers.metrics import basis_from_text, by_id, find_metric, label_metric, normalise_label
+from parsers.metrics import basis_from_text, by_id, find_metric, find_metric_span, label_metric, normalise_label
 from parsers.model import Cell, Column, Fact, FactSource, ParsedDocument, Row, Table
 from parsers.numbers import parse_printed
 from parsers.periods import FiscalYearEnd, bare_quarter, column_period, period_from_text
@@ -175,7 +175,8 @@ def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None) -> list[F
             if cell.value is None or cell.column >= len(table.columns):
                 continue
             header = headers[cell.column]
-            pct = cell.text.rstrip().endswith("%") or "%" in header or "percent" in header.lower()
+            pct = cell.text.rstrip().endswith("%") or (
+                ("%" in header or "percent" in header.lower()) and "$" not in header and "$" not in cell.text)
             if not pct:
                 continue
             if cell.column in change_cols:
@@ -199,6 +200,34 @@ def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None) -> list[F
                                   locator=f"{table.title}; row '{row.label or row.group}'; column '{header}'"),
             ))
     return out
+
+
+_SLICE_STOP = frozenset(
+    "to of per from before after excluding including net related attributable less plus add other's on in by for "
+    "as with without beginning end change changes impact effect adjustments".split())
+_SLICE_DROP = frozenset("total segment segments the".split())
+
+
+def segment_row(label: str) -> tuple[str, str, bool] | None:
+    """A row naming a registry quantity for one slice of the company: "Gross margin total automotive",
+    "Energy generation and storage segment revenue". Returns (metric, slice words, whether the slice
+    is printed before the name), or None."""
+    t = normalise_label(label)
+    found = find_metric_span(t)
+    if found is None:
+        return None
+    metric, start, end = found
+    if start > 0 and end < len(t):
+        return None  # a name in the middle ("cost of revenue for services") is not a slice label
+    if start == 0 and not re.match(r"\s*total\b|.*\bsegments?$", t[end:]):
+        return None  # "Revenue recognized", "Sales return reserve": words after a name are rarely a slice
+    rest = (t[:start] + " " + t[end:]).replace("&", " and ")
+    words = [w for w in re.findall(r"[a-z0-9]+", rest) if w not in _SLICE_DROP]
+    reg = by_id(metric)
+    if (not words or len(words) > 6 or reg is None or reg.unit in ("USD/share", "count") or reg.basis != "GAAP"
+            or any(w in _SLICE_STOP for w in words) or all(w in ("and", "other") for w in words)):
+        return None
+    return metric, " ".join(words), start > 0
 
 
 def table_facts(
@@ -231,6 +260,9 @@ def table_facts(
             stated = reg.basis
         if stated is None and _GAAP_WORD.search(label):
             stated = "GAAP"
+        sliced = segment_row(row.label) if metric.startswith("label:") and row.label and stated is None else None
+        if sliced is not None and sliced[2] and row.group and find_metric(row.group) not in (None, sliced[0]):
+            sliced = None  # "Automotive sales" under "Cost of revenues" is a cost, not revenue
         shares = bool(_SHARES.search(context_words)) and (
             bool(_SHARE_COUNT.search(context_words)) or not _EPS_WORDS.search(context_words))
         per_share = not shares and (bool(_PER_SHARE.search(context_words)) or (reg is not None and reg.unit == "USD/share"))
@@ -278,6 +310,10 @@ def table_facts(
                                   locator=locator),
                 dimensions=dims,
             ))
+            if sliced is not None and not dims:
+                # The same cell read as the registry quantity on that slice's basis, so a total-company
+                # claim can be told it matches a segment's figure (different basis, not contradicted).
+                out.append(msgspec.structs.replace(out[-1], metric=sliced[0], basis=f"segment:{sliced[1]}"))
     return out
 
 

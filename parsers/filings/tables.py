@@ -99,7 +99,8 @@ def _merge_tokens(cells: list[RawCell]) -> list[RawCell]:
         if pending is not None:
             c = RawCell(pending.start, max(c.end, pending.end), pending.text + t, c.concept, c.context, _union(pending.bbox, c.bbox))
             pending = None
-        if out and _SUFFIX.match(t) and parse_cell_number(out[-1].text + t.replace("pts", "").strip()) is not None:
+        if out and _SUFFIX.match(t) and not _is_headerish(out[-1].text) and \
+                parse_cell_number(out[-1].text + t.replace("pts", "").strip()) is not None:
             p = out[-1]
             out[-1] = RawCell(p.start, max(p.end, c.end), p.text + t, p.concept, p.context, _union(p.bbox, c.bbox))
             continue
@@ -183,7 +184,12 @@ def build_grid(rows: list[list[RawCell]]) -> Grid | None:
 
     headers: list[list[str]] = [[] for _ in range(ncol)]
     captions: list[str] = []
+    group = ""
     for r in merged[:first_body]:
+        # A label alone on the last header row ("Cost of revenues") qualifies the rows below it.
+        lone = all(c.end <= boundary for c in r) and len(r) == 1 and not _PERIOD_WORDS.search(r[0].text) \
+            and scale_from_caption(r[0].text) is None and not r[0].text.startswith("(")
+        group = r[0].text.rstrip(":") if lone else ""
         for c in r:
             if scale_from_caption(c.text) is not None or c.text.lower().startswith(("(in ", "(dollars", "($ in", "(amounts")):
                 captions.append(c.text)
@@ -199,7 +205,6 @@ def build_grid(rows: list[list[RawCell]]) -> Grid | None:
                 if not headers[i] or headers[i][-1] != c.text:
                     headers[i].append(c.text)
     out_rows: list[GridRow] = []
-    group = ""
     for r in merged[first_body:]:
         label_parts = [c.text for c in r if c.end <= boundary or (c.start < boundary and not _is_number(c.text))]
         data = [c for c in r if not (c.end <= boundary or (c.start < boundary and not _is_number(c.text)))]

@@ -140,3 +140,36 @@ def test_a_sentence_without_a_period_takes_its_headings_and_a_bare_quarter():
     doc = _parse(html, "r.html")
     got = sorted((f.period, str(f.value)) for f in doc.facts if f.metric == "cloud_revenue")
     assert got == [("FY2025", "6.88E+8"), ("Q4 FY2025", "1.82E+8")]
+
+
+_MDNA = """<html><body><p>Cost of Revenues and Gross Margin</p><table>
+<tr><td></td><td colspan="3">Year Ended December 31,</td><td colspan="2">2024 vs. 2023 Change</td></tr>
+<tr><td>(Dollars in millions)</td><td>2024</td><td>2023</td><td>2022</td><td>$</td><td>%</td></tr>
+<tr><td>Cost of revenues</td></tr>
+<tr><td>Automotive sales</td><td>$61,870</td><td>$65,121</td><td>$49,599</td><td>$(3,251)</td><td>(5)%</td></tr>
+<tr><td>Gross margin total automotive</td><td>18.4%</td><td>19.4%</td><td>28.5%</td></tr>
+<tr><td>Total gross margin</td><td>17.9%</td><td>18.2%</td><td>25.6%</td></tr>
+</table></body></html>"""
+
+
+def test_year_headers_keep_their_columns_when_a_percent_sign_follows():
+    cols = _parse(_MDNA.encode(), "k.html").tables[0].columns
+    assert [c.period for c in cols[:3]] == ["FY2024", "FY2023", "FY2022"]
+
+
+def test_a_lone_label_above_the_first_row_groups_the_rows():
+    rows = _parse(_MDNA.encode(), "k.html").tables[0].rows
+    assert rows[0].label == "Automotive sales" and rows[0].group == "Cost of revenues"
+
+
+def test_a_slice_row_is_also_the_registry_quantity_on_that_segments_basis():
+    doc = _parse(_MDNA.encode(), "k.html")
+    sliced = {(f.metric, f.basis, str(f.value)) for f in doc.facts if f.period == "FY2024" and f.basis.startswith("segment:")}
+    assert ("gross_margin", "segment:automotive", "18.4") in sliced
+    # a revenue-named row under "Cost of revenues" is a cost, so it gets no revenue slice
+    assert not [m for m, *_ in sliced if m == "revenue"]
+
+
+def test_dollar_changes_are_never_growth_rates():
+    doc = _parse(_MDNA.encode(), "k.html")
+    assert not [f for f in doc.facts if f.metric.startswith("growth:") and abs(f.value) == 3251]
