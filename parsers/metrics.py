@@ -26,6 +26,8 @@ class Metric(msgspec.Struct, frozen=True):
     """Other quantities a deck may present as this one (ARR as revenue, OCF as FCF)."""
     ratio_of: tuple[str, str] | None = None
     """For margins and ratios: numerator and denominator metric ids."""
+    instant: bool = False
+    """A balance at a date (cash, deferred revenue), not a flow over a period."""
 
 
 _M = Metric
@@ -84,18 +86,18 @@ REGISTRY: tuple[Metric, ...] = (
     _M("adjusted_ebitda", ("adjusted ebitda", "adj. ebitda", "adj ebitda"), basis="non-GAAP",
        alternates=("ebitda", "operating_income")),
     _M("rpo", ("remaining performance obligations", "rpo", "current remaining performance obligations"),
-       ("RevenueRemainingPerformanceObligation",)),
+       ("RevenueRemainingPerformanceObligation",), instant=True),
     _M("arr", ("annual recurring revenue", "arr", "annualized recurring revenue"), basis="operating metric",
-       alternates=("revenue", "subscription_revenue")),
+       alternates=("revenue", "subscription_revenue"), instant=True),
     _M("deferred_revenue", ("deferred revenue", "total deferred revenue", "contract liabilities"),
-       ("ContractWithCustomerLiability", "DeferredRevenue")),
+       ("ContractWithCustomerLiability", "DeferredRevenue"), instant=True),
     _M("cash", ("cash and cash equivalents", "cash & cash equivalents", "cash and marketable securities",
                 "cash & marketable securities", "cash, cash equivalents and marketable securities",
                 "cash, cash equivalents, and marketable securities", "cash"),
-       ("CashAndCashEquivalentsAtCarryingValue",)),
-    _M("total_assets", ("total assets",), ("Assets",)),
-    _M("customers", ("customers", "customer count", "total customers", "active customer accounts"), unit="count", basis="operating metric"),
-    _M("employees", ("employees", "headcount", "full-time employees"), unit="count", basis="operating metric"),
+       ("CashAndCashEquivalentsAtCarryingValue",), instant=True),
+    _M("total_assets", ("total assets",), ("Assets",), instant=True),
+    _M("customers", ("customers", "customer count", "total customers", "active customer accounts"), unit="count", basis="operating metric", instant=True),
+    _M("employees", ("employees", "headcount", "full-time employees"), unit="count", basis="operating metric", instant=True),
     _M("deliveries", ("deliveries", "vehicles delivered", "consumer vehicles delivered", "total deliveries"),
        unit="count", basis="operating metric"),
     _M("paid_memberships", ("paid memberships", "paid members", "memberships", "subscribers"), unit="count",

@@ -13,6 +13,7 @@ from datetime import date, timedelta
 
 __all__ = [
     "FiscalYearEnd",
+    "span_of_label",
     "bare_quarter",
     "fiscal_year_of",
     "label_for_span",
@@ -111,7 +112,7 @@ _ENDED = re.compile(
     r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})",
     re.I,
 )
-_YEAR = re.compile(r"(?<![\d$.,])(20\d{2}|19\d{2})(?![\d,.%])")
+_YEAR = re.compile(r"(?<![\d$.,])(20\d{2}|19\d{2})(?!\d|[.,]\d|%)")  # "In 2024, we..." is a year
 
 
 def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
@@ -156,6 +157,22 @@ def bare_quarter(text: str) -> int | None:
     """The quarter a sentence names without a year ("Q4 revenue of $388 million"), if it names one."""
     found = {int(m.group(1)) if m.group(1) else _QUARTER_WORDS[m.group(2).lower()] for m in _BARE_QUARTER.finditer(text)}
     return found.pop() if len(found) == 1 else None
+
+
+def span_of_label(label: str, fye: FiscalYearEnd | None) -> tuple[date, date] | None:
+    """First and last day of a fiscal ``FY2024`` or ``Q4 FY2024`` under the year end ``fye``."""
+    m = re.fullmatch(r"(?:Q([1-4]) )?FY(\d{4})", label)
+    if not m:
+        return None
+    fy = int(m.group(2))
+    fye = fye or (12, 31)
+    year_start = _fye_date(fy - 1, fye) + timedelta(days=1)
+    close = _fye_date(fy, fye)
+    if m.group(1) is None:
+        return year_start, close
+    q = int(m.group(1))
+    end = close if q == 4 else _fye_date(fy, fye) - timedelta(days=round((4 - q) * 91.3))
+    return end - timedelta(days=90), end
 
 
 _SPAN_WORDS = {

@@ -13,7 +13,7 @@ from parsers.filings.tables import Grid
 from parsers.metrics import basis_from_text, by_id, find_metric, find_metric_span, label_metric, normalise_label
 from parsers.model import Cell, Column, Fact, FactSource, ParsedDocument, Row, Table
 from parsers.numbers import parse_printed
-from parsers.periods import FiscalYearEnd, bare_quarter, column_period, period_from_text
+from parsers.periods import FiscalYearEnd, bare_quarter, column_period, period_from_text, span_of_label
 
 __all__ = [
     "Agreement",
@@ -351,14 +351,30 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
     """Facts stated in a sentence: "Revenue was $39.0 billion" (registry metric named just before the figure)."""
     out: list[Fact] = []
     cues = list(_TEXT_CUE.finditer(text))
-    if not cues:
-        return out
     # A sentence that names no period speaks for its heading ("Full Fiscal 2025 Financial Highlights").
     period = period_from_text(text, fye) or period_from_text(section_title, fye) or default_period
     if period is None:
         return out
     if re.fullmatch(r"FY\d{4}", period) and (q := bare_quarter(text)):
         period = f"Q{q} {period}"  # "Q4 Elastic Cloud Revenue of $182 million" under a fiscal-2025 heading
+
+    def fact(metric: str, p, basis: str, unit: str, value, currency) -> Fact:
+        label = _sentence_period(text, p.start, fye) or period
+        reg = by_id(metric)
+        # A flow stated in a sentence covers its whole period; without dates the rules would read it as a
+        # balance, which also answers for the year's last quarter.
+        span = None if reg is None or reg.instant else span_of_label(label, fye)
+        return Fact(
+            entity=entity, metric=metric, label=text[:300], basis=basis, period=label,
+            period_start=span[0] if span else None, period_end=span[1] if span else None, value=value, unit=unit,
+            scale=p.scale, currency=currency,
+            as_printed=p.text,
+            source=FactSource(kind="text", section=section, page=page,
+                              locator=f"{section_title}; text '{text[max(0, p.start - 60):p.end + 20].strip()}'"),
+        )
+
+    out.extend(_counted_facts(text, fact))
+    out.extend(_amount_of_facts(text, fact))
     figures = []
     for c in cues:
         base = c.end(1)
@@ -390,12 +406,75 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         if basis is None and _EXCLUDING_AFTER.search(_clause_after(text, p.end)):
             basis = "non-GAAP"
         basis = basis or (reg.basis if reg else "GAAP")
-        out.append(Fact(
-            entity=entity, metric=metric, label=text[:300], basis=basis, period=period, period_start=None,
-            period_end=None, value=value, unit=unit, scale=p.scale, currency=currency, as_printed=p.text,
-            source=FactSource(kind="text", section=section, page=page,
-                              locator=f"{section_title}; text '{text[max(0, p.start - 60):p.end + 20].strip()}'"),
-        ))
+        out.append(fact(metric, p, basis, unit, value, currency))
+    return out
+
+
+def _sentence_period(text: str, at: int, fye: FiscalYearEnd | None) -> str | None:
+    """The period the figure's own sentence names: a paragraph often spans several years."""
+    start = 0
+    for m in _SENTENCE_END.finditer(text, 0, at):
+        start = m.end()
+    end = _SENTENCE_END.search(text, at)
+    sentence = _COMPARED.split(text[start: end.start() if end else len(text)], maxsplit=1)[0]
+    if sentence.strip() == text.strip():
+        return None
+    return period_from_text(sentence, fye)
+
+
+# "..., an increase of $917 million compared to the year ended December 31, 2023": the comparison is not the period.
+_COMPARED = re.compile(r"\b(?:compared (?:to|with)|as compared|versus|vs\.?|from the (?:prior|previous|same))\b", re.I)
+
+
+# "delivered approximately 1,789,000 consumer vehicles": a count whose noun and verb name the metric.
+_COUNTED = re.compile(
+    r"\b(?P<verb>delivered|produced|shipped|sold)\s+(?:approximately\s+|about\s+|over\s+|more than\s+|nearly\s+)?"
+    r"(?=\d)(?P<fig>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s+(?:thousand|million|billion))\s+"
+    r"(?P<noun>[a-z][a-z -]{2,40}?)(?=\s*[,.;]|\s+(?:in|during|and|for|as|through|to|from)\b)",
+    re.I,
+)
+# "recognized $596 million of FSD (Supervised) revenue due to ...": the quantity is named after "of".
+_AMOUNT_OF = re.compile(
+    r"\s+of\s+(?P<name>[A-Za-z][\w()&'’ -]{2,60}?)(?=\s+(?:due|in|during|for|from|as|related|which|that|and|was|were|"
+    r"under|compared)\b|\s*[,.;]|\s*$)")
+_NOT_SLICE = frozenset("total net our the its their consolidated gaap reported annual quarterly".split())
+
+
+def _counted_facts(text: str, make) -> list[Fact]:
+    out = []
+    for m in _COUNTED.finditer(text):
+        metric = find_metric(f"{m.group('noun')} {m.group('verb')}")
+        reg = by_id(metric) if metric else None
+        if reg is None or reg.unit != "count":
+            continue
+        p = next(iter(parse_printed(m.group("fig"))), None)
+        if p is None:
+            continue
+        p = msgspec.structs.replace(p, start=m.start("fig"), end=m.end("fig"))
+        out.append(make(metric, p, reg.basis, "count", p.value.scaleb(p.scale) if p.scale else p.value, None))
+    return out
+
+
+def _amount_of_facts(text: str, make) -> list[Fact]:
+    out = []
+    for p in parse_printed(text):
+        if p.currency is None or not p.scale:
+            continue
+        m = _AMOUNT_OF.match(text, p.end)
+        if not m:
+            continue
+        name = normalise_label(m.group("name"))
+        found = find_metric_span(name)
+        if found is None or found[2] != len(name):
+            continue  # the quantity must end the phrase: "of FSD (Supervised) revenue"
+        metric, start, _ = found
+        reg = by_id(metric)
+        if reg is None or reg.unit != "USD":
+            continue
+        words = [w for w in re.findall(r"[a-z0-9]+", name[:start]) if w not in _NOT_SLICE]
+        basis = basis_from_text(name[:start]) or (f"segment:{' '.join(words)}" if words else reg.basis)
+        out.append(make(metric, p, basis, "USD" if p.currency == "USD" else "currency", p.value.scaleb(p.scale),
+                        p.currency))
     return out
 
 

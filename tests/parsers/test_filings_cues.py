@@ -173,3 +173,37 @@ def test_a_slice_row_is_also_the_registry_quantity_on_that_segments_basis():
 def test_dollar_changes_are_never_growth_rates():
     doc = _parse(_MDNA.encode(), "k.html")
     assert not [f for f in doc.facts if f.metric.startswith("growth:") and abs(f.value) == 3251]
+
+
+_MDA_TEXT = (
+    "<html><head><title>Acme Inc. - 10-K</title></head><body><p>Overview</p>"
+    "<p>In 2024, we recognized total revenues of $97.69 billion, representing an increase of $917 million compared to "
+    "the prior year. Net income decreased, due to a release in the fourth quarter of 2023. In 2024, we produced "
+    "approximately 1,773,000 consumer vehicles and delivered approximately 1,789,000 consumer vehicles.</p>"
+    "<p>Additionally, we recognized $596 million of FSD (Supervised) revenue due to release of features in 2024.</p>"
+    "<p>Total net sales include $7.7 billion of revenue recognized in 2024 that was included in deferred revenue.</p>"
+    "</body></html>"
+)
+
+
+def _text_facts(metric: str):
+    return [f for f in _parse(_MDA_TEXT.encode(), "k.html").facts if f.metric == metric and f.source.kind == "text"]
+
+
+def test_a_figures_own_sentence_names_its_period_not_the_paragraphs_other_years():
+    assert [(f.period, str(f.value)) for f in _text_facts("revenue") if f.basis == "GAAP"] == [("FY2024", "9.769E+10")]
+
+
+def test_a_count_named_by_its_noun_and_verb_is_a_fact():
+    assert [(f.period, str(f.value), f.basis) for f in _text_facts("deliveries")] == [
+        ("FY2024", "1789000", "operating metric")]
+
+
+def test_an_amount_of_a_qualified_quantity_carries_the_qualifier_as_its_basis():
+    fsd = [f for f in _text_facts("revenue") if f.basis != "GAAP"]
+    assert [(f.basis, str(f.value)) for f in fsd] == [("segment:fsd supervised", "5.96E+8")]
+
+
+def test_a_flow_stated_in_a_sentence_spans_its_fiscal_period():
+    f = _text_facts("revenue")[0]
+    assert (str(f.period_start), str(f.period_end)) == ("2024-01-01", "2024-12-31")
