@@ -93,9 +93,8 @@ class Dispatcher:
         body = msgspec.json.decode(stored.body)
         if stored.type == "facts.updated" or (stored.type == "document.changed" and body.get("removed")
                                               and body.get("document_id")):
-            job = ReverifyJob(room=stored.room or "", document_id=int(body["document_id"]))
-            await enqueue(conn, JOB_REVERIFY, msgspec.json.encode(job),
-                          dedupe_key=f"reverify:{job.document_id}:{stored.type}")
+            job = ReverifyJob(room=stored.room or "", document_id=int(body["document_id"]), event_id=stored.id)
+            await enqueue(conn, JOB_REVERIFY, msgspec.json.encode(job), dedupe_key=f"reverify:{stored.id}")
         elif stored.type == "run.finished":
             run = await conn.fetchrow(query("run_trigger"), stored.run_id) if stored.run_id else None
             # A re-verification reports through its verdict.changed events, not a second summary.

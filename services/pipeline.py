@@ -57,6 +57,8 @@ class VerifyJob(msgspec.Struct, frozen=True):
 class ReverifyJob(msgspec.Struct, frozen=True):
     room: str
     document_id: int
+    event_id: int
+    """The facts.updated (or removal) event: one re-verification per deck per event."""
 
 
 class Submitted(msgspec.Struct):
@@ -225,10 +227,10 @@ class Pipeline:
         for cand in touched:
             async with self._pool.acquire() as conn, conn.transaction():
                 run_id = await conn.fetchval(query("create_reverify_run"), job.room, cand["deck_document_id"],
-                                             cand["deck_path"], job.document_id, cand["run_id"])
+                                             cand["deck_path"], job.document_id, cand["run_id"], job.event_id)
                 if run_id is None:
                     existing = await conn.fetchrow(query("find_reverify_run"), cand["deck_document_id"],
-                                                   job.document_id)
+                                                   job.event_id)
                     run_id = existing["id"]
                 else:
                     await self._bus.publish(DeckSubmitted(room=job.room, run_id=run_id, path=cand["deck_path"],

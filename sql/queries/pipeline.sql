@@ -36,13 +36,14 @@ VALUES ($1, $2, $3, $4, 'queued')
 RETURNING id;
 
 -- name: create_reverify_run
-INSERT INTO run (room, deck_document_id, deck_path, trigger, cause_document_id, baseline_run_id, status)
-VALUES ($1, $2, $3, 'reverify', $4, $5, 'queued')
-ON CONFLICT (deck_document_id, cause_document_id) WHERE trigger = 'reverify' DO NOTHING
+INSERT INTO run (room, deck_document_id, deck_path, trigger, cause_document_id, baseline_run_id, cause_event_id,
+                 status)
+VALUES ($1, $2, $3, 'reverify', $4, $5, $6, 'queued')
+ON CONFLICT (deck_document_id, cause_event_id) WHERE trigger = 'reverify' DO NOTHING
 RETURNING id;
 
 -- name: find_reverify_run
-SELECT id, status FROM run WHERE deck_document_id = $1 AND cause_document_id = $2 AND trigger = 'reverify';
+SELECT id, status FROM run WHERE deck_document_id = $1 AND cause_event_id = $2 AND trigger = 'reverify';
 
 -- name: run_for_job
 SELECT r.id, r.room, r.deck_path, r.status, r.trigger, r.cause_document_id, r.baseline_run_id, d.sha256

@@ -62,7 +62,10 @@ async def test_parse_verify_and_reverify_jobs_twice_do_the_work_once(core: Core)
 
     changed_doc = await _parse_twice(core, room, filing_html("900"))
     assert changed_doc != first_doc
-    reverify = msgspec.json.encode(ReverifyJob(room=room, document_id=changed_doc))
+    async with core.pool.acquire() as conn:
+        event_id = int(await conn.fetchval("SELECT max(id) FROM event WHERE room = $1 AND type = 'facts.updated'",
+                                           room))
+    reverify = msgspec.json.encode(ReverifyJob(room=room, document_id=changed_doc, event_id=event_id))
     await core.pipeline.reverify_job(reverify)
     await core.pipeline.reverify_job(reverify)
     reruns = await _count(core, "SELECT count(*) FROM run WHERE room = $1 AND trigger = 'reverify'", room)
@@ -79,6 +82,21 @@ async def test_parse_verify_and_reverify_jobs_twice_do_the_work_once(core: Core)
     body = msgspec.json.decode(flip["body"])
     assert (body["claim_id"], body["before"], body["after"]) == ("p1-c2", "contradicted", "supported")
     assert body["cause_document"] == "acme-10k.html" and body["previous_run_id"] == run_id
+
+    # Reverting the filing to bytes seen before is new evidence too: the verdict flips back.
+    assert await _parse_twice(core, room, filing_html("840")) == first_doc
+    async with core.pool.acquire() as conn:
+        event_id = int(await conn.fetchval("SELECT max(id) FROM event WHERE room = $1 AND type = 'facts.updated'",
+                                           room))
+    await core.pipeline.reverify_job(msgspec.json.encode(ReverifyJob(room=room, document_id=first_doc,
+                                                                     event_id=event_id)))
+    async with core.pool.acquire() as conn:
+        back = int(await conn.fetchval("SELECT max(id) FROM run WHERE room = $1 AND trigger = 'reverify'", room))
+    assert back != rerun
+    await core.pipeline.verify_job(msgspec.json.encode(VerifyJob(back)))
+    async with core.pool.acquire() as conn:
+        flip = await conn.fetchrow("SELECT before, after, baseline_run_id FROM verdict_change WHERE run_id = $1", back)
+    assert (flip["before"], flip["after"], flip["baseline_run_id"]) == ("supported", "contradicted", rerun)
 
 
 async def test_a_stale_parse_job_never_replaces_a_newer_version(core: Core):
