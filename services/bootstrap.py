@@ -11,6 +11,7 @@ import asyncpg
 from events.bus import Bus
 from services.database import connect_pool, migrate, resolve_dsn
 from services.documents import DocumentService
+from services.llm_claims import LLMSettings
 from services.parsing import ParserPool
 from services.pipeline import Pipeline
 from services.search import PassageIndex
@@ -38,15 +39,6 @@ class Core:
     webhooks: Webhooks
 
 
-def _llm_settings(settings: Settings) -> object | None:
-    if not settings.llm_url:
-        return None
-    from services.llm_claims import LLMSettings
-
-    return LLMSettings(url=settings.llm_url.rstrip("/"), model=settings.llm_model,
-                       response_format=settings.llm_response_format)
-
-
 @contextlib.asynccontextmanager
 async def open_core(settings: Settings, *, dsn: str | None = None) -> AsyncIterator[Core]:
     """Start (or reuse) the database, apply migrations, and build every service."""
@@ -59,7 +51,7 @@ async def open_core(settings: Settings, *, dsn: str | None = None) -> AsyncItera
         bus = Bus(pool, dsn, query)
         index = PassageIndex(settings.index_dir)
         documents = DocumentService(pool, bus, index, parsers, max_file_bytes=settings.max_file_bytes)
-        verifier = Verifier(pool, bus, index, parsers, llm=_llm_settings(settings))
+        verifier = Verifier(pool, bus, index, parsers, llm=LLMSettings.from_settings(settings))
         pipeline = Pipeline(pool, bus, documents, verifier)
         webhooks = Webhooks(pool, bus, public_url=settings.public_url or f"http://{settings.host}:{settings.port}",
                             max_attempts=settings.webhook_max_attempts,
