@@ -4,6 +4,7 @@ of the rules, each step published on the bus the moment it completes."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import time
@@ -86,8 +87,19 @@ class Verifier:
         return run_id
 
     async def run(self, run_id: int, room: str, deck_path: str, data: bytes) -> dict[str, Any]:
-        """Verify ``data`` (the deck's bytes) as run ``run_id``; returns the contract JSON."""
+        """Verify ``data`` (the deck's bytes) as run ``run_id``; returns the contract JSON.
+
+        Safe to call again for the same run (a job re-taken after its worker died): a finished
+        run returns its stored result, and an interrupted one resumes where it stopped, so no
+        claim, rule outcome or verdict is stored or published twice.
+        """
         started = time.perf_counter()
+        async with self._pool.acquire() as conn:
+            row = await conn.fetchrow(query("get_run"), run_id)
+            progress = {r["claim_id"]: r["verdict"] for r in await conn.fetch(query("run_progress"), run_id)}
+        if row is not None and row["status"] in ("finished", "failed") and row["result"]:
+            return json.loads(row["result"])
+
         parsed = await self._extract(data, deck_path)
         if isinstance(parsed, ParseFailure):
             result = {"deck": deck_path, "room": room, "run_id": run_id, "claims": [], "discarded": [],
@@ -99,27 +111,30 @@ class Verifier:
         claims = parsed.claims
         async with self._pool.acquire() as conn, conn.transaction():
             for c in claims:
-                body = msgspec.to_builtins(c)
+                if c.id in progress:
+                    continue
                 await conn.execute(query("insert_claim"), run_id, c.id, room, c.page, entity_key(c.entity),
                                    c.metric, c.period, _json.encode(c).decode())
                 await self._bus.publish(ClaimExtracted(room=room, run_id=run_id, claim_id=c.id, page=c.page,
-                                                       text=c.text, claim=body), conn)
+                                                       text=c.text, claim=msgspec.to_builtins(c)), conn)
 
         coverage, facts = await self._room_evidence(room, claims)
-        verdicts: dict[str, Verdict] = {}
+        bodies: dict[str, dict[str, Any]] = {}
         for claim in claims:
+            if stored := progress.get(claim.id):
+                bodies[claim.id] = json.loads(stored)
+                continue
             evidence = Evidence(coverage=coverage, facts=self._facts_for(claim, facts),
                                 passages=await asyncio.to_thread(self._passages, room, claim))
-            verdict = await self._judge(run_id, room, claim, evidence)
-            verdicts[claim.id] = verdict
+            bodies[claim.id] = claim_json(claim, await self._judge(run_id, room, claim, evidence))
 
-        counts = Counter(v.verdict for v in verdicts.values())
+        counts = Counter(b["verdict"] for b in bodies.values())
         result = {
             "deck": deck_path,
             "room": room,
             "run_id": run_id,
             "entity": parsed.entity,
-            "claims": [claim_json(c, verdicts.get(c.id)) for c in claims],
+            "claims": [bodies[c.id] for c in claims],
             "discarded": [{"page": d.page, "text": d.text, "why": d.why} for d in parsed.discarded],
             "counts": {v: counts.get(v, 0) for v in VERDICTS},
             "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
@@ -140,10 +155,12 @@ class Verifier:
         return parsed
 
     async def _judge(self, run_id: int, room: str, claim: Claim, evidence: Evidence) -> Verdict:
+        # One transaction per claim: its rule outcomes, verdict row and verdict event commit
+        # together, so a run resumed after a crash never publishes a claim's rules twice. The
+        # rules take microseconds, so subscribers still see each claim as soon as it is judged.
         verdict: Verdict | None = None
-        steps = evaluate(claim, evidence)
-        async with self._pool.acquire() as conn:
-            for step in steps:
+        async with self._pool.acquire() as conn, conn.transaction():
+            for step in evaluate(claim, evidence):
                 if isinstance(step, RuleOutcome):
                     await self._bus.publish(RuleEvaluated(room=room, run_id=run_id, claim_id=claim.id,
                                                           rule=step.rule, outcome=step.outcome,
@@ -152,12 +169,11 @@ class Verifier:
                     verdict = step
             assert verdict is not None, "the rules always end with a verdict"
             body = claim_json(claim, verdict)
-            async with conn.transaction():
-                await conn.execute(query("insert_verdict"), run_id, claim.id, room, verdict.verdict,
-                                   verdict.reason, _json.encode(body).decode())
-                await self._bus.publish(VerdictReached(room=room, run_id=run_id, claim_id=claim.id,
-                                                       verdict=verdict.verdict, reason=verdict.reason,
-                                                       result=body), conn)
+            await conn.execute(query("insert_verdict"), run_id, claim.id, room, verdict.verdict,
+                               verdict.reason, _json.encode(body).decode())
+            await self._bus.publish(VerdictReached(room=room, run_id=run_id, claim_id=claim.id,
+                                                   verdict=verdict.verdict, reason=verdict.reason,
+                                                   result=body), conn)
         return verdict
 
     async def _finish(self, run_id: int, room: str, status: str, error: str | None, counts: Counter[str],

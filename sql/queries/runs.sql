@@ -22,3 +22,9 @@ WHERE id = $1;
 SELECT id, room, deck_path, status, error, counts::text AS counts, result::text AS result, trigger,
        created_at, started_at, finished_at
 FROM run WHERE id = $1;
+
+-- name: run_progress
+-- What an interrupted run already did: its stored claims, and the verdicts reached so far.
+SELECT c.claim_id, v.body::text AS verdict
+FROM claim c LEFT JOIN verdict v ON v.run_id = c.run_id AND v.claim_id = c.claim_id
+WHERE c.run_id = $1;

@@ -118,3 +118,38 @@ def test_unreadable_deck_fails_with_a_reason_not_a_traceback(pg_dsn: str, tmp_pa
     out = tickmark("claims", str(bad), dsn=pg_dsn, home=tmp_path)
     assert out.returncode == 1
     assert "Traceback" not in out.stderr and "broken.pdf" in out.stderr
+
+
+async def test_a_run_resumed_after_a_crash_publishes_and_stores_nothing_twice(pg_dsn: str, tmp_path: Path):
+    from events.bus import EventFilter
+    from services.bootstrap import open_core
+    from services.rooms import ingest_room
+    from services.settings import load_settings
+
+    async with open_core(load_settings({"TICKMARK_HOME": str(tmp_path)}), dsn=pg_dsn) as core:
+        room = f"resume-{tmp_path.name[-8:]}"
+        await ingest_room(core.documents, room, ROOM)
+        run_id = await core.verifier.start_run(room, DECK.name, trigger="cli")
+        first = await core.verifier.run(run_id, room, DECK.name, DECK.read_bytes())
+        # The job is taken again (its worker died before acknowledging it): same run, same bytes.
+        async with core.pool.acquire() as conn:
+            await conn.execute("UPDATE run SET status = 'running', result = NULL WHERE id = $1", run_id)
+            await conn.execute("DELETE FROM verdict WHERE run_id = $1 AND claim_id = $2", run_id,
+                               first["claims"][-1]["id"])
+        second = await core.verifier.run(run_id, room, DECK.name, DECK.read_bytes())
+        again = await core.verifier.run(run_id, room, DECK.name, DECK.read_bytes())
+
+        seen = []
+        async for stored in core.bus.subscribe(0, EventFilter(run_id=run_id)):
+            seen.append(stored)
+            if sum(1 for s in seen if s.type == "run.finished") == 2:
+                break
+    assert [c["verdict"] for c in second["claims"]] == [c["verdict"] for c in first["claims"]]
+    assert again == second
+    extracted = [s.event.claim_id for s in seen if s.type == "claim.extracted"]
+    reached = [s.event.claim_id for s in seen if s.type == "verdict.reached"]
+    rules = [(s.event.claim_id, s.event.rule) for s in seen if s.type == "rule.evaluated"]
+    assert len(extracted) == len(set(extracted)) == len(first["claims"])
+    # The one verdict lost in the crash is reached again; no other is repeated.
+    assert sorted(reached) == sorted([c["id"] for c in first["claims"]] + [first["claims"][-1]["id"]])
+    assert len(rules) == 8 * (len(first["claims"]) + 1)
