@@ -84,12 +84,14 @@ class Bus:
         self._publish_sql = sql("publish_event")
         self._after_sql = sql("events_after")
         self._last_sql = sql("last_event_id")
+        self._scope_sql = sql("scope_to_room")
         self._poll_interval = poll_interval
         self._subscribers: set[_Subscriber] = set()
         self._wake = asyncio.Event()
         self._pump_task: asyncio.Task[None] | None = None
         self._head = 0
         self._listening = False
+        self._closing = False
         self.delivered = 0
 
     # ------------------------------------------------------------ publish
@@ -105,10 +107,18 @@ class Bus:
     # ------------------------------------------------------------ subscribe
 
     async def subscribe(
-        self, after_id: int = 0, filter: EventFilter | None = None
+        self, after_id: int = 0, filter: EventFilter | None = None, *, room_scope: str | None = None
     ) -> AsyncIterator[StoredEvent]:
-        """Every matching event with id > ``after_id``, in id order, then live ones as they commit."""
+        """Every matching event with id > ``after_id``, in id order, then live ones as they commit.
+
+        With ``room_scope`` only that room's events: replays read the log under its row-level
+        security, and live events are filtered to the room.
+        """
         flt = filter or EventFilter()
+        if room_scope is not None:
+            if flt.room not in (None, room_scope):
+                return
+            flt = msgspec.structs.replace(flt, room=room_scope)
         await self._ensure_pump()
         sub = _Subscriber(flt)
         # Registered before the replay query: anything committed after that query reaches the
@@ -117,7 +127,7 @@ class Bus:
         last = after_id
         try:
             while True:
-                async for stored in self._replay(last, flt):
+                async for stored in self._replay(last, flt, room_scope):
                     last = stored.id
                     yield stored
                 while not sub.overflowed:
@@ -133,11 +143,14 @@ class Bus:
         finally:
             self._subscribers.discard(sub)
 
-    async def _replay(self, after_id: int, flt: EventFilter) -> AsyncIterator[StoredEvent]:
+    async def _replay(self, after_id: int, flt: EventFilter, room_scope: str | None = None
+                      ) -> AsyncIterator[StoredEvent]:
         types = sorted(flt.types) if flt.types is not None else None
         last = after_id
         while True:
-            async with self._pool.acquire() as conn:
+            async with self._pool.acquire() as conn, conn.transaction():
+                if room_scope is not None:
+                    await conn.execute(self._scope_sql, room_scope)
                 rows = await conn.fetch(self._after_sql, last, flt.room, flt.run_id, types, _REPLAY_BATCH)
             for r in rows:
                 last = r["id"]
@@ -166,17 +179,19 @@ class Bus:
         listener: asyncpg.Connection | None = None
         backoff = 0.2
         try:
-            while True:
+            while not self._closing:
                 if listener is None or listener.is_closed():
                     listener = await self._connect_listener()
                     self._wake.set()  # catch up on whatever was committed while we were away
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), self._poll_interval)
                 self._wake.clear()
+                if self._closing:
+                    break
                 try:
                     await self._fan_out()
                     backoff = 0.2
-                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                except Exception as exc:  # noqa: BLE001 - the pump must outlive any one failed read
                     log.warning("bus: reading new events failed (%s); retrying in %.1fs", exc, backoff)
                     await asyncio.sleep(backoff)
                     backoff = min(backoff * 2, 5.0)
@@ -225,8 +240,15 @@ class Bus:
                 return
 
     async def close(self) -> None:
+        """Stop the pump between reads: cancelling it inside a query would hand the pool a
+        connection still busy with that query."""
         if self._pump_task is not None:
-            self._pump_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._pump_task
+            self._closing = True
+            self._wake.set()
+            try:
+                await asyncio.wait_for(asyncio.shield(self._pump_task), 10)
+            except asyncio.TimeoutError:
+                self._pump_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._pump_task
             self._pump_task = None

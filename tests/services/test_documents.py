@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import uuid
 from collections.abc import AsyncIterator
@@ -32,10 +33,11 @@ def room(tmp_path: Path) -> tuple[str, Path]:
 
 async def events_of(core: Core, room: str, n: int) -> list:
     got = []
-    async for stored in core.bus.subscribe(0, EventFilter(room=room)):
-        got.append(stored)
-        if len(got) == n:
-            return got
+    async with contextlib.aclosing(core.bus.subscribe(0, EventFilter(room=room))) as events:
+        async for stored in events:
+            got.append(stored)
+            if len(got) == n:
+                break
     return got
 
 
