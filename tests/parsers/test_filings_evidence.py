@@ -69,7 +69,6 @@ def test_apple_fiscal_year_ends_in_late_september():
     assert any(f.value == Decimal("391035000000") for f in rev)
 
 
-@pytest.mark.xfail(reason="known gap: Apple's income-statement grid loses its 'Total net sales' facts", strict=False)
 def test_apple_revenue_is_cited_to_the_income_statement():
     doc = parsed("filings/AAPL/aapl-10-K-FY2024_2024-11-01.html")
     assert any(f.value == Decimal("391035000000") for f in _statement_facts(doc, "revenue", "FY2024"))
@@ -83,14 +82,7 @@ def test_union_pacific_non_gaap_measures():
         assert all(f.basis == "non-GAAP" for f in facts), metric
 
 
-_PDF_GAPS = {"MGMRESORTS_2021_10K.pdf", "MGMRESORTS_2022_10K.pdf"}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(reason="known gap: MGM's statement title is not attached to its table",
-                                            strict=False)) if n in _PDF_GAPS else n
-    for n in sorted(PDF_10K_REVENUE)
-])
+@pytest.mark.parametrize("name", sorted(PDF_10K_REVENUE))
 def test_pdf_10k_gives_latest_year_revenue_from_income_statement(name):
     period, millions = PDF_10K_REVENUE[name]
     doc = parsed(f"filings_pdf/{name}")
