@@ -147,6 +147,8 @@ class Fact(msgspec.Struct):
     source: FactSource
     document: str = ""
     """Filled by the service: the document's path relative to its room."""
+    document_id: int | None = None
+    """Filled by the service: the stored version the fact was read from."""
     dimensions: dict[str, str] = {}
 
 

@@ -207,7 +207,7 @@ class Verifier:
             Fact(entity=r["entity"], metric=r["metric"], label=r["label"], basis=r["basis"], period=r["period"],
                  period_start=r["period_start"], period_end=r["period_end"], value=Decimal(r["value"]),
                  unit=r["unit"], scale=r["scale"], currency=r["currency"], as_printed=r["as_printed"],
-                 source=_source_decoder.decode(r["source"]), document=r["document"],
+                 source=_source_decoder.decode(r["source"]), document=r["document"], document_id=r["document_id"],
                  dimensions=_dims_decoder.decode(r["dimensions"]))
             for r in rows
         ]

@@ -22,6 +22,8 @@ class Citation(msgspec.Struct):
     locator: str
     """For a person: section; table; row; column (or the sentence's section)."""
     as_printed: str
+    document_id: int | None = None
+    """The stored document version, so a citation keeps pointing at what was read."""
     section: str | None = None
     table: str | None = None
     row: int | None = None

@@ -879,7 +879,7 @@ def _decide(run: _Run, rule: str, verdict: str, reason: str, *, found: Decimal |
 def _citation(fact: Fact, role: str) -> Citation:
     s = fact.source
     return Citation(
-        document=fact.document, locator=s.locator, as_printed=fact.as_printed, section=s.section, table=s.table,
+        document=fact.document, document_id=fact.document_id, locator=s.locator, as_printed=fact.as_printed, section=s.section, table=s.table,
         row=s.row, column=s.column, page=s.page, bbox=s.bbox, concept=s.concept, role=role,
     )
 

@@ -45,9 +45,10 @@ export function openEvidence({ citation, claim, room, opener }) {
 
 async function loadEvidence(body, citation, room) {
   const parts = [h("p", { class: "printed-as" }, "Printed as ", h("strong", {}, citation.as_printed))];
-  let doc;
+  // A citation names the exact version it was read from; older results fall back to the path.
+  let doc = citation.document_id ? { id: citation.document_id } : undefined;
   try {
-    doc = room ? await documentIdFor(room, citation.document) : undefined;
+    if (!doc && room) doc = await documentIdFor(room, citation.document);
   } catch (error) {
     parts.push(problem(`The room's documents could not be read: ${error.message}`));
   }

@@ -68,6 +68,7 @@ def test_supported_figure_is_cited_to_its_income_statement_cell(verified: dict):
     claim = by_text(verified)["Revenue of $130.5B"]
     cite = claim["citations"][0]
     assert cite["document"] == "nvda-10-K-FY2025-excerpt.html"
+    assert isinstance(cite["document_id"], int), "a citation names the stored version it was read from"
     assert cite["as_printed"] == "130,497"
     assert "Consolidated Statements of Income" in cite["locator"]
 
