@@ -101,6 +101,13 @@ class RoomWatcher:
                 await self._pipeline.file_removed(room, rel)
 
     def _changed(self, path: Path, *, removed: bool) -> None:
+        if not removed and path.is_dir():
+            # A file written into a just-created folder (a new room, decks/) before the watch on
+            # that folder is in place raises no event of its own: look inside the folder.
+            for inner in sorted(path.rglob("*")):
+                if inner.is_file():
+                    self._changed(inner, removed=False)
+            return
         if room_and_path(self._root, path) is None:
             return
         task = self._pending.get(path)
