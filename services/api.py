@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Annotated, Any
 
@@ -10,22 +11,33 @@ import msgspec
 from litestar import Request, Response, delete, get, post
 from litestar.datastructures import State, UploadFile
 from litestar.enums import RequestEncodingType
-from litestar.exceptions import ClientException, NotFoundException
+from litestar.exceptions import ClientException, HTTPException, NotFoundException
 from litestar.params import Body
 from litestar.response import Stream
 
 from events.bus import EventFilter, StoredEvent
 from services import exports, runs
+from services.access import Access
+from services.egress import TargetRefused
 from services.sse import event_stream, last_event_id, sse_response
 from services.webhooks import WebhookIn, WebhookOut
 
-__all__ = ["API_ROUTES", "DeckAccepted", "ROOM_EVENT_TYPES"]
+__all__ = ["API_ROUTES", "DECK_TYPES", "DeckAccepted", "ROOM_EVENT_TYPES", "deck_type_problem"]
 
 ROOM_EVENT_TYPES = frozenset({
     "document.changed", "document.parsed", "document.failed", "facts.updated", "deck.submitted",
     "run.finished", "verdict.changed", "webhook.delivered", "webhook.failed",
 })
 _ROOM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+DECK_TYPES = {"pdf": "PDF", "pptx": "PowerPoint", "md": "Markdown", "markdown": "Markdown", "txt": "text",
+              "json": "docling JSON"}
+
+
+@dataclass
+class DeckUpload:
+    # A dataclass, not a bare UploadFile: litestar answers 500 to a multipart body without a file
+    # part when the handler asks for the file itself, and a clean 400 when it is a field.
+    file: UploadFile
 
 
 class DeckAccepted(msgspec.Struct):
@@ -49,22 +61,52 @@ def _deck_name(filename: str | None) -> str:
     return name
 
 
-async def _result(state: State, run_id: int) -> dict[str, Any]:
-    result = await runs.run_result(state.core.pool, run_id)
-    if result is None:
+def deck_type_problem(name: str, head: bytes) -> str | None:
+    """Why an upload is not a deck this service reads (by extension and by its first bytes), or None."""
+    ext = name.lower().rsplit(".", 1)[-1] if "." in name else ""
+    if ext not in DECK_TYPES:
+        return f"{name!r}: a deck must be one of .{', .'.join(DECK_TYPES)}"
+    if ext == "pdf" and not head.startswith(b"%PDF-"):
+        return f"{name!r} is named .pdf but is not a PDF"
+    if ext == "pptx" and not head.startswith(b"PK\x03\x04"):
+        return f"{name!r} is named .pptx but is not a PowerPoint (zip) file"
+    if ext not in ("pdf", "pptx"):
+        if b"\x00" in head:
+            return f"{name!r} is named .{ext} but holds binary data"
+        try:
+            head.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            if exc.start < len(head) - 4:  # a multi-byte character cut at the sample's end is fine
+                return f"{name!r} is named .{ext} but is not UTF-8 text"
+    return None
+
+
+def _too_large(size: int, limit: int) -> HTTPException:
+    return HTTPException(status_code=413, detail=f"the upload is {size} bytes; the limit is {limit} bytes "
+                                                 "(TICKMARK_MAX_UPLOAD_MB)", extra={"limit_bytes": limit})
+
+
+async def _result(state: State, access: Access, run_id: int) -> dict[str, Any]:
+    result = await runs.run_result(access.db(state.core.pool), run_id)
+    if result is None or not access.allows(result["room"]):
         raise NotFoundException(f"no run {run_id}")
     return result
 
 
 @post("/api/rooms/{room:str}/decks", status_code=202, summary="Upload a deck and start its verification")
 async def upload_deck(
-    state: State, room: str, data: Annotated[UploadFile, Body(media_type=RequestEncodingType.MULTI_PART)]
+    state: State, room: str, data: Annotated[DeckUpload, Body(media_type=RequestEncodingType.MULTI_PART)]
 ) -> DeckAccepted:
     """Multipart field ``file``; answers at once with the run and the URL of its event stream."""
-    name = _deck_name(data.filename)
-    content = await data.read()
+    name = _deck_name(data.file.filename)
+    limit = state.core.settings.max_upload_bytes
+    content = await data.file.read()
+    if len(content) > limit:
+        raise _too_large(len(content), limit)
     if not content:
         raise ClientException("the uploaded file is empty")
+    if (problem := deck_type_problem(name, content[:4096])) is not None:
+        raise HTTPException(status_code=415, detail=problem, extra={"accepted": sorted(DECK_TYPES)})
     submitted = await state.core.pipeline.submit_deck(_room(room), f"decks/{name}", content, trigger="upload")
     run_id = submitted.run_id
     assert run_id is not None
@@ -73,19 +115,21 @@ async def upload_deck(
 
 
 @get("/api/runs/{run_id:int}", summary="A run's result, as `tickmark verify --json` prints it")
-async def get_run(state: State, run_id: int) -> dict[str, Any]:
+async def get_run(state: State, access: Access, run_id: int) -> dict[str, Any]:
     """Partial (claims so far, verdicts where reached) while the run is still going."""
-    return await _result(state, run_id)
+    return await _result(state, access, run_id)
 
 
 @get("/api/runs/{run_id:int}/events", summary="A run's events over SSE, ending with run.finished")
-async def run_events(state: State, request: Request, run_id: int, after: int | None = None) -> Response[Any]:
+async def run_events(state: State, request: Request, access: Access, run_id: int,
+                     after: int | None = None) -> Response[Any]:
     """``Last-Event-ID`` (or ``?after=``) resumes after that bus id; nothing is skipped or repeated."""
     core = state.core
-    if not await runs.run_exists(core.pool, run_id):
+    db = access.db(core.pool)
+    if not await runs.run_exists(db, run_id):
         raise NotFoundException(f"no run {run_id}")
     start = last_event_id(request.headers.get("last-event-id"), after)
-    end = await runs.run_end_event(core.pool, run_id)
+    end = await runs.run_end_event(db, run_id)
     if end is not None and end <= start:
         # 204 tells an EventSource not to reconnect: the run has nothing more to say.
         return Response(content=b"", status_code=204)
@@ -93,61 +137,70 @@ async def run_events(state: State, request: Request, run_id: int, after: int | N
     def finished(stored: StoredEvent) -> bool:
         return stored.type == "run.finished"
 
-    return sse_response(event_stream(core.bus, start, EventFilter(run_id=run_id),
-                                     keepalive=core.settings.sse_keepalive_seconds, until=finished))
+    return sse_response(event_stream(core.bus, start, EventFilter(run_id=run_id, room=access.room),
+                                     keepalive=core.settings.sse_keepalive_seconds, until=finished,
+                                     room_scope=access.room))
 
 
 @get("/api/rooms", summary="Every room: watched folders and rooms with uploads")
-async def list_rooms(state: State) -> list[runs.RoomOut]:
-    return await runs.rooms(state.core.pool, state.core.settings.rooms)
+async def list_rooms(state: State, access: Access) -> list[runs.RoomOut]:
+    """A room token lists its own room only."""
+    listed = await runs.rooms(access.db(state.core.pool), state.core.settings.rooms)
+    return [r for r in listed if access.allows(r.name)]
 
 
 @get("/api/rooms/{room:str}/documents", summary="A room's current documents with status and errors")
-async def room_documents(state: State, room: str) -> list[runs.DocumentOut]:
-    if not await runs.room_exists(state.core.pool, room):
+async def room_documents(state: State, access: Access, room: str) -> list[runs.DocumentOut]:
+    db = access.db(state.core.pool)
+    if not await runs.room_exists(db, room):
         raise NotFoundException(f"no room {room!r}")
-    return await runs.documents_of(state.core.pool, room)
+    return await runs.documents_of(db, room)
 
 
 @get("/api/rooms/{room:str}/events", summary="A room's events over SSE: documents, runs, verdict changes")
-async def room_events(state: State, request: Request, room: str, after: int | None = None) -> Stream:
+async def room_events(state: State, request: Request, access: Access, room: str,
+                      after: int | None = None) -> Stream:
     """Never ends by itself; ``Last-Event-ID`` resumes."""
     core = state.core
     start = last_event_id(request.headers.get("last-event-id"), after)
     return sse_response(event_stream(core.bus, start, EventFilter(room=room, types=ROOM_EVENT_TYPES),
-                                     keepalive=core.settings.sse_keepalive_seconds))
+                                     keepalive=core.settings.sse_keepalive_seconds, room_scope=access.room))
 
 
 @get("/api/documents/{document_id:int}/tables/{table_id:str}", summary="One parsed table, for the citation view")
-async def document_table(state: State, document_id: int, table_id: str) -> runs.TableOut:
-    table = await runs.table_of(state.core.pool, document_id, table_id)
-    if table is None:
+async def document_table(state: State, access: Access, document_id: int, table_id: str) -> runs.TableOut:
+    table = await runs.table_of(access.db(state.core.pool), document_id, table_id)
+    if table is None or not access.allows(table.room):
         raise NotFoundException(f"no table {table_id!r} in document {document_id}")
     return table
 
 
 @post("/api/rooms/{room:str}/webhooks", status_code=201, summary="Register a webhook for the room")
-async def create_webhook(state: State, room: str, data: WebhookIn) -> WebhookOut:
-    """The answer carries the signing secret; it is not shown again."""
+async def create_webhook(state: State, access: Access, room: str, data: WebhookIn) -> WebhookOut:
+    """The answer carries the signing secret; it is not shown again. The URL must pass the
+    egress policy (no link-local or metadata addresses; loopback only when allowed)."""
     if not data.url.startswith(("http://", "https://")):
         raise ClientException("the webhook URL must be http:// or https://")
-    return await state.core.webhooks.register(_room(room), data)
+    try:
+        return await state.core.webhooks.register(_room(room), data, db=access.db(state.core.pool))
+    except TargetRefused as exc:
+        raise ClientException(f"webhook target refused: {exc}") from None
 
 
 @get("/api/rooms/{room:str}/webhooks", summary="The room's webhooks with delivery counts")
-async def list_webhooks(state: State, room: str) -> list[WebhookOut]:
-    return await state.core.webhooks.list(room)
+async def list_webhooks(state: State, access: Access, room: str) -> list[WebhookOut]:
+    return await state.core.webhooks.list(room, db=access.db(state.core.pool))
 
 
 @delete("/api/rooms/{room:str}/webhooks", status_code=204, summary="Remove a webhook (?id=)")
-async def delete_webhook(state: State, room: str, id: int) -> None:
-    if not await state.core.webhooks.delete(room, id):
+async def delete_webhook(state: State, access: Access, room: str, id: int) -> None:
+    if not await state.core.webhooks.delete(room, id, db=access.db(state.core.pool)):
         raise NotFoundException(f"no webhook {id} in room {room!r}")
 
 
 @delete("/api/rooms/{room:str}/webhooks/{webhook_id:int}", status_code=204, summary="Remove a webhook")
-async def delete_webhook_by_path(state: State, room: str, webhook_id: int) -> None:
-    if not await state.core.webhooks.delete(room, webhook_id):
+async def delete_webhook_by_path(state: State, access: Access, room: str, webhook_id: int) -> None:
+    if not await state.core.webhooks.delete(room, webhook_id, db=access.db(state.core.pool)):
         raise NotFoundException(f"no webhook {webhook_id} in room {room!r}")
 
 
@@ -157,14 +210,14 @@ def _download(body: bytes, media_type: str, run_id: int, ext: str) -> Response[b
 
 
 @get("/api/runs/{run_id:int}/export.csv", summary="The run's verdicts as CSV")
-async def export_csv(state: State, run_id: int) -> Response[bytes]:
-    return _download(exports.to_csv(await _result(state, run_id)), "text/csv; charset=utf-8", run_id, "csv")
+async def export_csv(state: State, access: Access, run_id: int) -> Response[bytes]:
+    return _download(exports.to_csv(await _result(state, access, run_id)), "text/csv; charset=utf-8", run_id, "csv")
 
 
 @get("/api/runs/{run_id:int}/export.xlsx", summary="The run's verdicts as an Excel workbook")
-async def export_xlsx(state: State, run_id: int) -> Response[bytes]:
+async def export_xlsx(state: State, access: Access, run_id: int) -> Response[bytes]:
     media = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-    return _download(exports.to_xlsx(await _result(state, run_id)), media, run_id, "xlsx")
+    return _download(exports.to_xlsx(await _result(state, access, run_id)), media, run_id, "xlsx")
 
 
 API_ROUTES = [

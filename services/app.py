@@ -5,10 +5,12 @@ from __future__ import annotations
 import time
 
 import asyncpg
-from litestar import Litestar, MediaType, Response, get
+from litestar import Litestar, MediaType, Request, Response, get
 from litestar.datastructures import State
+from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 
+from services.access import authorize, provide_access
 from services.database import schema_status
 from services.sse import open_streams
 from services.sqlfiles import query
@@ -88,12 +90,26 @@ async def metrics(state: State) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _too_large(request: Request[object, object, State], exc: Exception) -> Response[dict[str, object]]:
+    """413 as JSON that names the limit: litestar's own refusal (at the body size) says only "too large"."""
+    limit = request.app.state.core.settings.max_upload_bytes
+    detail = getattr(exc, "detail", "")
+    if not detail or detail == "Request Entity Too Large":
+        detail = f"the request body is over the upload limit of {limit} bytes (TICKMARK_MAX_UPLOAD_MB)"
+    extra = getattr(exc, "extra", None) or {"limit_bytes": limit}
+    return Response({"status_code": 413, "detail": detail, "extra": extra}, status_code=413)
+
+
 def build_app(core: object, route_handlers: list[object] | None = None) -> Litestar:
     """The litestar app over an already-built ``Core`` (see services.bootstrap)."""
     settings = getattr(core, "settings", None)
     return Litestar(
         route_handlers=[healthz, metrics, *(route_handlers or [])],
         state=State({"core": core}),
+        # Every /api/ route: the token resolved, the room it names checked, `access` injected.
+        guards=[authorize],
+        dependencies={"access": Provide(provide_access, sync_to_thread=False)},
+        exception_handlers={413: _too_large},
         request_max_body_size=getattr(settings, "max_upload_bytes", 100 * 1024 * 1024),
         openapi_config=OpenAPIConfig(title="Tickmark", version="0.1.0", path="/schema"),
     )

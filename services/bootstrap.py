@@ -11,6 +11,7 @@ import asyncpg
 from events.bus import Bus
 from services.database import connect_pool, migrate, resolve_dsn
 from services.documents import DocumentService
+from services.egress import EgressPolicy
 from services.llm_claims import LLMSettings
 from services.parsing import ParserPool
 from services.pipeline import Pipeline
@@ -56,7 +57,9 @@ async def open_core(settings: Settings, *, dsn: str | None = None) -> AsyncItera
         webhooks = Webhooks(pool, bus, public_url=settings.public_url or f"http://{settings.host}:{settings.port}",
                             max_attempts=settings.webhook_max_attempts,
                             backoff_seconds=settings.webhook_backoff_seconds,
-                            timeout_seconds=settings.webhook_timeout_seconds)
+                            timeout_seconds=settings.webhook_timeout_seconds,
+                            egress=EgressPolicy(allow_loopback=settings.webhook_allow_loopback,
+                                                allow=settings.webhook_allow, deny=settings.webhook_deny))
         try:
             yield Core(settings=settings, dsn=dsn, pool=pool, bus=bus, index=index, parsers=parsers,
                        documents=documents, verifier=verifier, pipeline=pipeline, webhooks=webhooks)

@@ -8,6 +8,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from services import redact
 from services.database import DatabaseUnavailable
 from services.settings import Settings, load_settings
 
@@ -41,6 +42,15 @@ def _parser(settings: Settings) -> argparse.ArgumentParser:
     v.add_argument("deck")
     v.add_argument("--room", required=True, help="folder holding the room's filings")
     v.add_argument("--json", action="store_true", help="print one JSON object when done")
+
+    t = sub.add_parser("token", help="per-room API tokens: create, revoke, list")
+    tsub = t.add_subparsers(dest="token_command", required=True, metavar="ACTION")
+    tc = tsub.add_parser("create", help="make a token for one room; it is printed once")
+    tc.add_argument("room")
+    tc.add_argument("--name", default="", help="a label, e.g. who holds it")
+    tr = tsub.add_parser("revoke", help="revoke a token by its id or printed prefix")
+    tr.add_argument("token")
+    tsub.add_parser("list", help="every token's id, room, label and prefix (never the token)")
     return p
 
 
@@ -52,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    redact.install()
     try:
         return _dispatch(args, settings)
     except DatabaseUnavailable as exc:
@@ -80,6 +91,9 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         return commands.ingest(settings, args.dir, args.room)
     if args.command == "verify":
         return commands.verify(settings, args.deck, args.room, args.json)
+    if args.command == "token":
+        return commands.token(settings, args.token_command, room=getattr(args, "room", None),
+                              name=getattr(args, "name", ""), ident=getattr(args, "token", None))
     raise AssertionError(f"unhandled command {args.command}")
 
 

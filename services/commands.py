@@ -17,7 +17,7 @@ from services.bootstrap import open_core
 from services.rooms import ingest_room, room_name_for
 from services.settings import Settings
 
-__all__ = ["claims", "ingest", "parse", "verify"]
+__all__ = ["claims", "ingest", "parse", "token", "verify"]
 
 _BADGE = {"supported": "green", "contradicted": "red", "different-basis": "yellow", "no-evidence": "bright_black"}
 
@@ -163,3 +163,40 @@ def verify(settings: Settings, deck: str, room_dir: str, as_json: bool) -> int:
     if not room_path.is_dir():
         raise SystemExit(f"tickmark: {room_dir}: not a folder")
     return asyncio.run(_verify(settings, deck_path.resolve(), room_path.resolve(), as_json))
+
+
+async def _token(settings: Settings, action: str, room: str | None, name: str, ident: str | None) -> int:
+    from services import access
+    from services.api import _ROOM_NAME
+    from services.database import connect_pool, migrate, resolve_dsn
+
+    pool = await connect_pool(await resolve_dsn(settings), max_size=2)
+    try:
+        await migrate(pool)
+        if action == "create":
+            assert room is not None
+            if not _ROOM_NAME.match(room):
+                raise SystemExit(f"tickmark: {room!r} is not a room name")
+            made = await access.create_token(pool, room, name)
+            print(made.token)
+            print(f"token {made.id} for room {room!r}; it is shown only now, store it safely", file=sys.stderr)
+            return 0
+        if action == "revoke":
+            assert ident is not None
+            revoked = await access.revoke_token(pool, ident)
+            for token_id, token_room in revoked:
+                print(f"revoked token {token_id} (room {token_room!r})")
+            if not revoked:
+                print(f"tickmark: no live token {ident!r}", file=sys.stderr)
+            return 0 if revoked else 1
+        for t in await access.list_tokens(pool):
+            state = f"revoked {t.revoked_at:%Y-%m-%d}" if t.revoked_at else "live"
+            print(f"{t.id:>4}  {t.prefix}…  {t.room:<24} {state:<18} {t.name}")
+        return 0
+    finally:
+        await pool.close()
+
+
+def token(settings: Settings, action: str, *, room: str | None = None, name: str = "", ident: str | None = None) -> int:
+    """``tickmark token create ROOM`` prints a new token once; ``revoke`` and ``list`` manage them."""
+    return asyncio.run(_token(settings, action, room, name, ident))

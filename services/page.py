@@ -15,6 +15,7 @@ from litestar.datastructures import State
 from litestar.exceptions import HTTPException, NotFoundException
 from litestar.static_files import create_static_files_router
 
+from services.access import Access
 from services.sqlfiles import query
 
 __all__ = ["FRONTEND_DIR", "PAGE_ROUTES", "render_crop"]
@@ -45,9 +46,9 @@ async def index() -> Response[bytes]:
 
 
 @get("/api/rooms/{room:str}/runs")
-async def room_runs(state: State, room: str, limit: int = 20) -> list[RunSummary]:
+async def room_runs(state: State, access: Access, room: str, limit: int = 20) -> list[RunSummary]:
     """The room's most recent verification runs, newest first."""
-    async with state.core.pool.acquire() as conn:
+    async with access.db(state.core.pool).acquire() as conn:
         rows = await conn.fetch(query("page_room_runs"), room, max(1, min(limit, 200)))
     return [RunSummary(id=r["id"], deck_path=r["deck_path"], trigger=r["trigger"], status=r["status"],
                        counts=msgspec.json.decode(r["counts"] or "{}"), created_at=r["created_at"],
@@ -55,21 +56,22 @@ async def room_runs(state: State, room: str, limit: int = 20) -> list[RunSummary
 
 
 @get("/api/events/head")
-async def event_head(state: State) -> dict[str, int]:
+async def event_head(state: State, access: Access) -> dict[str, int]:
     """The newest event id: a view that has just read a snapshot streams only what comes after it,
     instead of replaying the room's whole history."""
-    async with state.core.pool.acquire() as conn:
+    async with access.db(state.core.pool).acquire() as conn:
         return {"head": int(await conn.fetchval(query("last_event_id")))}
 
 
 @get("/api/documents/{document_id:int}/pages/{page:int}/image", media_type="image/png")
-async def page_image(state: State, document_id: int, page: int, bbox: str | None = None) -> Response[bytes]:
+async def page_image(state: State, access: Access, document_id: int, page: int,
+                     bbox: str | None = None) -> Response[bytes]:
     """A PDF page as PNG; with ``bbox=x0,y0,x1,y1`` (PDF points, top-left origin) only the band
     of the page around that box, with the box drawn."""
     box = _parse_bbox(bbox) if bbox else None
-    async with state.core.pool.acquire() as conn:
+    async with access.db(state.core.pool).acquire() as conn:
         row = await conn.fetchrow(query("page_document_file"), document_id)
-    if row is None:
+    if row is None or not access.allows(row["room"]):
         raise NotFoundException(f"no document {document_id}")
     if row["format"] != "pdf":
         raise HTTPException(status_code=409, detail=f"{row['path']} is {row['format'] or 'not parsed'}, not a PDF")

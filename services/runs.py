@@ -7,9 +7,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import msgspec
 
+from services.access import Acquirer
 from services.sqlfiles import query
 from services.verifier import VERDICTS
 
@@ -65,7 +65,7 @@ def _claim_key(claim_id: str) -> tuple[int, int, str]:
     return (int(m.group(1)), int(m.group(2)), claim_id) if m else (10**9, 0, claim_id)
 
 
-async def run_result(pool: asyncpg.Pool, run_id: int) -> dict[str, Any] | None:
+async def run_result(pool: Acquirer, run_id: int) -> dict[str, Any] | None:
     """The ``tickmark verify --json`` shape, plus the run's status; partial while it runs."""
     async with pool.acquire() as conn:
         run = await conn.fetchrow(query("api_run"), run_id)
@@ -98,22 +98,22 @@ async def run_result(pool: asyncpg.Pool, run_id: int) -> dict[str, Any] | None:
     return out
 
 
-async def run_exists(pool: asyncpg.Pool, run_id: int) -> bool:
+async def run_exists(pool: Acquirer, run_id: int) -> bool:
     async with pool.acquire() as conn:
         return await conn.fetchrow(query("run_trigger"), run_id) is not None
 
 
-async def run_end_event(pool: asyncpg.Pool, run_id: int) -> int | None:
+async def run_end_event(pool: Acquirer, run_id: int) -> int | None:
     async with pool.acquire() as conn:
         return await conn.fetchval(query("api_run_end_event"), run_id)
 
 
-async def room_exists(pool: asyncpg.Pool, room: str) -> bool:
+async def room_exists(pool: Acquirer, room: str) -> bool:
     async with pool.acquire() as conn:
         return bool(await conn.fetchval(query("api_room_exists"), room))
 
 
-async def rooms(pool: asyncpg.Pool, rooms_root: Path) -> list[RoomOut]:
+async def rooms(pool: Acquirer, rooms_root: Path) -> list[RoomOut]:
     async with pool.acquire() as conn:
         rows = await conn.fetch(query("api_rooms"))
     folders = {p.name for p in rooms_root.iterdir() if p.is_dir() and not p.name.startswith(".")} \
@@ -127,7 +127,7 @@ async def rooms(pool: asyncpg.Pool, rooms_root: Path) -> list[RoomOut]:
     return [known[n] for n in sorted(known)]
 
 
-async def documents_of(pool: asyncpg.Pool, room: str) -> list[DocumentOut]:
+async def documents_of(pool: Acquirer, room: str) -> list[DocumentOut]:
     async with pool.acquire() as conn:
         rows = await conn.fetch(query("room_documents"), room)
     return [DocumentOut(id=r["id"], path=r["path"], kind=r["kind"], status=r["status"], sha256=r["sha256"],
@@ -137,7 +137,7 @@ async def documents_of(pool: asyncpg.Pool, room: str) -> list[DocumentOut]:
             for r in rows]
 
 
-async def table_of(pool: asyncpg.Pool, document_id: int, table_id: str) -> TableOut | None:
+async def table_of(pool: Acquirer, document_id: int, table_id: str) -> TableOut | None:
     async with pool.acquire() as conn:
         r = await conn.fetchrow(query("document_table"), document_id, table_id)
     if r is None:

@@ -12,6 +12,8 @@ from typing import Any
 
 import uvicorn
 
+from services import redact
+from services.access import auth_required
 from services.api import API_ROUTES
 from services.app import build_app
 from services.bootstrap import Core, open_core
@@ -80,12 +82,15 @@ async def serve(settings: Settings, *, host: str, port: int) -> int:
         app = build_app(core, route_handlers())
         config = uvicorn.Config(app, host=host, port=port, log_level="info", lifespan="on",
                                 timeout_graceful_shutdown=5)
+        redact.install()  # uvicorn's own handlers exist only once its Config is built
         server = uvicorn.Server(config)
         stop = asyncio.Event()
         tasks = background(core, stop, concurrency=settings.workers, watch=True)
         log.info("tickmark serving on http://%s:%d (database %s), watching %s", host, port,
                  "DATABASE_URL" if settings.database_url else f"embedded in {settings.pgdata}",
                  settings.rooms.resolve())
+        log.info("API access: %s", "room tokens required" if auth_required(settings.auth, host)
+                 else "open on loopback (a token, when sent, narrows to its room)")
         try:
             await server.serve()
         finally:

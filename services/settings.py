@@ -41,6 +41,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """The first retry waits this long; each later one twice as long as the one before."""
     webhook_timeout_seconds: float = 10.0
     sse_keepalive_seconds: float = 15.0
+    auth: str = "auto"
+    """``required``: every API request needs a room token; ``open``: none needed (a token still
+    narrows to its room); ``auto``: open only while ``host`` is a loopback address."""
+    webhook_allow_loopback: bool = False
+    webhook_allow: tuple[str, ...] = ()
+    """When set, every address a webhook host resolves to must be in one of these networks."""
+    webhook_deny: tuple[str, ...] = ()
+    """Networks denied besides link-local, cloud metadata, unspecified and multicast addresses."""
 
     @property
     def index_dir(self) -> Path:
@@ -53,6 +61,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
 def _flag(value: str | None) -> bool:
     return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _choice(value: str, name: str, allowed: tuple[str, ...]) -> str:
+    value = value.strip().lower() or allowed[0]
+    if value not in allowed:
+        raise ValueError(f"{name}={value!r}: expected one of {', '.join(allowed)}")
+    return value
+
+
+def _networks(value: str | None) -> tuple[str, ...]:
+    return tuple(part.strip() for part in (value or "").split(",") if part.strip())
 
 
 def load_settings(env: dict[str, str] | None = None) -> Settings:
@@ -82,4 +101,8 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         webhook_backoff_seconds=float(e.get("TICKMARK_WEBHOOK_BACKOFF_SECONDS", "2")),
         webhook_timeout_seconds=float(e.get("TICKMARK_WEBHOOK_TIMEOUT_SECONDS", "10")),
         sse_keepalive_seconds=float(e.get("TICKMARK_SSE_KEEPALIVE_SECONDS", "15")),
+        auth=_choice(e.get("TICKMARK_AUTH", "auto"), "TICKMARK_AUTH", ("auto", "required", "open")),
+        webhook_allow_loopback=_flag(e.get("TICKMARK_WEBHOOK_ALLOW_LOOPBACK")),
+        webhook_allow=_networks(e.get("TICKMARK_WEBHOOK_ALLOW")),
+        webhook_deny=_networks(e.get("TICKMARK_WEBHOOK_DENY")),
     )

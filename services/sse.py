@@ -41,11 +41,13 @@ def last_event_id(header: str | None, query_value: int | None = None) -> int:
 
 
 async def event_stream(bus: Bus, after_id: int, flt: EventFilter, *, keepalive: float,
-                       until: Callable[[StoredEvent], bool] | None = None) -> AsyncIterator[bytes]:
-    """Frames for every matching event after ``after_id``; ends after an event ``until`` accepts."""
+                       until: Callable[[StoredEvent], bool] | None = None,
+                       room_scope: str | None = None) -> AsyncIterator[bytes]:
+    """Frames for every matching event after ``after_id`` (only ``room_scope``'s when given);
+    ends after an event ``until`` accepts."""
     global _open
     _open += 1
-    events = bus.subscribe(after_id, flt).__aiter__()
+    events = bus.subscribe(after_id, flt, room_scope=room_scope).__aiter__()
     waiting: asyncio.Future[StoredEvent] | None = None
     try:
         yield _RETRY

@@ -22,6 +22,9 @@ import msgspec
 
 from events.bus import Bus, StoredEvent
 from events.types import WebhookDelivered, WebhookFailed
+from services import redact
+from services.access import Acquirer
+from services.egress import EgressPolicy, TargetRefused
 from services.jobs import Handler, enqueue
 from services.sqlfiles import query
 
@@ -119,8 +122,9 @@ class Webhooks:
     """Registers webhooks, turns notifiable events into deliveries, and sends them."""
 
     def __init__(self, pool: asyncpg.Pool, bus: Bus, *, public_url: str, max_attempts: int,
-                 backoff_seconds: float, timeout_seconds: float) -> None:
+                 backoff_seconds: float, timeout_seconds: float, egress: EgressPolicy | None = None) -> None:
         self._pool = pool
+        self._egress = egress or EgressPolicy()
         self._bus = bus
         self._public_url = public_url.rstrip("/")
         self._max_attempts = max(1, max_attempts)
@@ -128,23 +132,26 @@ class Webhooks:
         self._timeout = timeout_seconds
         self._client: httpx.AsyncClient | None = None
 
-    async def register(self, room: str, spec: WebhookIn) -> WebhookOut:
+    async def register(self, room: str, spec: WebhookIn, *, db: Acquirer | None = None) -> WebhookOut:
+        """Raises TargetRefused when the URL's host resolves to an address the policy forbids."""
+        await self._egress.check(spec.url)
         secret = spec.secret or secrets.token_hex(24)
-        async with self._pool.acquire() as conn:
+        redact.remember(secret)
+        async with (db or self._pool).acquire() as conn:
             await conn.execute(query("ensure_room"), room)
             row = await conn.fetchrow(query("create_webhook"), room, spec.url, spec.format, secret)
         return WebhookOut(id=row["id"], room=room, url=spec.url, format=spec.format, created_at=row["created_at"],
                           secret=secret)
 
-    async def list(self, room: str) -> list[WebhookOut]:
-        async with self._pool.acquire() as conn:
+    async def list(self, room: str, *, db: Acquirer | None = None) -> list[WebhookOut]:
+        async with (db or self._pool).acquire() as conn:
             rows = await conn.fetch(query("list_webhooks"), room)
         return [WebhookOut(id=r["id"], room=room, url=r["url"], format=r["format"], created_at=r["created_at"],
                            delivered=r["delivered"], pending=r["pending"], failed=r["failed"],
                            last_delivered_at=r["last_delivered_at"]) for r in rows]
 
-    async def delete(self, room: str, webhook_id: int) -> bool:
-        async with self._pool.acquire() as conn:
+    async def delete(self, room: str, webhook_id: int, *, db: Acquirer | None = None) -> bool:
+        async with (db or self._pool).acquire() as conn:
             return await conn.fetchval(query("deactivate_webhook"), room, webhook_id) is not None
 
     async def fan_out(self, conn: asyncpg.Connection, stored: StoredEvent) -> int:
@@ -174,6 +181,7 @@ class Webhooks:
                 return
             run = await conn.fetchrow(query("run_trigger"), d["run_id"]) if d["run_id"] else None
         attempt = d["attempts"] + 1
+        redact.remember(d["secret"])
         if not d["active"]:
             async with self._pool.acquire() as conn:
                 await conn.execute(query("delivery_done"), d["id"], "failed", d["attempts"], "webhook deleted")
@@ -195,6 +203,11 @@ class Webhooks:
         await self._record(d, attempt, await self._post(d["url"], body, headers))
 
     async def _post(self, url: str, body: bytes, headers: dict[str, str]) -> _Attempt:
+        # Checked again at every attempt: DNS may have changed since the webhook was registered.
+        try:
+            await self._egress.check(url)
+        except TargetRefused as exc:
+            return _Attempt(None, f"target refused: {exc}", False, 0.0)
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=self._timeout, follow_redirects=False)
         started = time.perf_counter()

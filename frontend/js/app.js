@@ -1,5 +1,6 @@
 // Routes the URL fragment to a view; each view returns a function that stops its streams.
 
+import { setToken, token } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
 import { roomView, roomsView } from "./rooms.js";
 import { runView } from "./run.js";
@@ -24,6 +25,11 @@ function route() {
   // A route change is a new page to a screen reader: move focus to its heading.
   (main.querySelector("h1") || main).focus({ preventScroll: false });
 }
+
+// A room token, when the server requires one (TICKMARK_AUTH): kept in this browser only.
+const tokenField = document.getElementById("token");
+tokenField.value = token();
+tokenField.addEventListener("change", () => { setToken(tokenField.value); route(); });
 
 addEventListener("hashchange", route);
 route();

@@ -91,7 +91,7 @@ def env_for(pg_dsn: str, home: Path, rooms: Path, **extra: str) -> dict[str, str
         **os.environ, "DATABASE_URL": pg_dsn, "TICKMARK_HOME": str(home), "TICKMARK_ROOMS": str(rooms),
         "TICKMARK_SETTLE_SECONDS": "0.2", "TICKMARK_SSE_KEEPALIVE_SECONDS": "1",
         "TICKMARK_WEBHOOK_BACKOFF_SECONDS": "0.2", "TICKMARK_WEBHOOK_MAX_ATTEMPTS": "4",
-        "TICKMARK_WEBHOOK_TIMEOUT_SECONDS": "3", **extra,
+        "TICKMARK_WEBHOOK_TIMEOUT_SECONDS": "3", "TICKMARK_WEBHOOK_ALLOW_LOOPBACK": "1", **extra,
     }
 
 
@@ -205,7 +205,7 @@ class Receiver:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self.port = self._server.server_address[1]
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
