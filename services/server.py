@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import logging
 import signal
 from collections.abc import Coroutine
@@ -19,6 +18,7 @@ from services.app import build_app
 from services.bootstrap import Core, open_core
 from services.dispatch import Dispatcher
 from services.jobs import Handler, run_worker
+from services.page import PAGE_ROUTES
 from services.settings import Settings
 from services.watcher import RoomWatcher
 from services.webhooks import JOB_DELIVER
@@ -34,13 +34,8 @@ def job_handlers(core: Core) -> dict[str, Handler]:
 
 
 def route_handlers() -> list[object]:
-    """The API, and the analyst's page when its module is present."""
-    routes: list[object] = list(API_ROUTES)
-    if importlib.util.find_spec("services.page") is not None:
-        from services.page import PAGE_ROUTES
-
-        routes += list(PAGE_ROUTES)
-    return routes
+    """The API and the analyst's page."""
+    return [*API_ROUTES, *PAGE_ROUTES]
 
 
 def _stop_on_signals(stop: asyncio.Event) -> None:
