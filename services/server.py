@@ -9,6 +9,7 @@ import signal
 from collections.abc import Coroutine
 from typing import Any
 
+import asyncpg
 import uvicorn
 
 from services import redact
@@ -44,13 +45,33 @@ def _stop_on_signals(stop: asyncio.Event) -> None:
         loop.add_signal_handler(sig, stop.set)
 
 
+async def _work_until_stopped(core: Core, stop: asyncio.Event, concurrency: int) -> None:
+    """Job slots that outlive the database: when PostgreSQL restarts, the queue's connection dies
+    and its manager shuts down; take jobs again on a fresh connection once the server is back."""
+    while not stop.is_set():
+        try:
+            # Deliveries may take at most half the slots: a hanging endpoint never starves verification.
+            await run_worker(core.dsn, job_handlers(core), concurrency=concurrency,
+                             heartbeat_seconds=core.settings.heartbeat_seconds, stop=stop,
+                             limits={JOB_DELIVER: max(1, concurrency)})
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            log.warning("worker: %s; taking jobs again in %.0fs", exc, _RESTART_WORKER_S)
+        else:
+            if stop.is_set():
+                return
+            log.warning("worker: the queue stopped (database connection lost?); taking jobs again in %.0fs",
+                        _RESTART_WORKER_S)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), _RESTART_WORKER_S)
+
+
+_RESTART_WORKER_S = 1.0
+
+
 def background(core: Core, stop: asyncio.Event, *, concurrency: int, watch: bool) -> list[asyncio.Task[None]]:
     """The work a process does besides HTTP: job slots, the bus-to-jobs dispatcher, the watcher."""
     work: list[Coroutine[Any, Any, None]] = [
-        # Deliveries may take at most half the slots: a hanging endpoint never starves verification.
-        run_worker(core.dsn, job_handlers(core), concurrency=concurrency,
-                   heartbeat_seconds=core.settings.heartbeat_seconds, stop=stop,
-                   limits={JOB_DELIVER: max(1, concurrency)}),
+        _work_until_stopped(core, stop, concurrency),
         Dispatcher(core.pool, core.bus, core.dsn, core.webhooks).run(stop),
     ]
     if watch:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import http.server
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -85,6 +86,16 @@ class Served:
     def log_text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
+    def kill(self) -> None:
+        """SIGKILL the process and its children (parser processes), as a crash would."""
+        kill_group(self.proc)
+
+
+def kill_group(proc: subprocess.Popen) -> None:  # type: ignore[type-arg]
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(10)
+
 
 def env_for(pg_dsn: str, home: Path, rooms: Path, **extra: str) -> dict[str, str]:
     return {
@@ -96,16 +107,17 @@ def env_for(pg_dsn: str, home: Path, rooms: Path, **extra: str) -> dict[str, str
 
 
 @contextlib.contextmanager
-def serving(pg_dsn: str, workdir: Path, **extra: str) -> Iterator[Served]:
+def serving(pg_dsn: str, workdir: Path, *, log_name: str = "serve.log", **extra: str) -> Iterator[Served]:
     """``tickmark serve`` as a real process on a free port, stopped (and reaped) on exit."""
     port = free_port()
     home, rooms = workdir / "home", workdir / "rooms"
     rooms.mkdir(parents=True, exist_ok=True)
-    log = workdir / "serve.log"
+    log = workdir / log_name
     with log.open("w") as out:
+        # Its own process group, so a test can kill it with its parser processes, as a crash would.
         proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--port", str(port)], cwd=REPO,
                                 env=env_for(pg_dsn, home, rooms, TICKMARK_PORT=str(port), **extra),
-                                stdout=out, stderr=subprocess.STDOUT, text=True)
+                                stdout=out, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     served = Served(f"http://127.0.0.1:{port}", home, rooms, proc, log)
     try:
         deadline = time.time() + 60
@@ -120,12 +132,35 @@ def serving(pg_dsn: str, workdir: Path, **extra: str) -> Iterator[Served]:
             time.sleep(0.2)
         yield served
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                kill_group(proc)
+
+
+def start_worker(pg_dsn: str, workdir: Path, name: str, **extra: str) -> subprocess.Popen:  # type: ignore[type-arg]
+    """``tickmark worker --concurrency 1`` in its own process group, logging to ``workdir/name.log``."""
+    with (workdir / f"{name}.log").open("w") as out:
+        return subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--concurrency", "1"], cwd=REPO,
+                                env=env_for(pg_dsn, workdir / "home", workdir / "rooms", **extra), stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+
+
+_WORDS = ("strong", "record", "solid", "robust", "healthy", "steady", "higher", "growing", "resilient", "notable",
+          "improved", "sustained", "durable", "excellent", "impressive", "balanced", "consistent", "disciplined",
+          "efficient", "profitable")
+
+
+def many_claims_deck(slides: int, entity: str = "Acme Corporation") -> bytes:
+    """Up to 20 slides of three claims each (worded apart, or they read as a repeated footer):
+    a run long enough to be interrupted mid-way. Per slide: supported, contradicted, supported."""
+    short = entity.split()[0]
+    body = "".join(f"## {short} FY2024 Highlights: {w} year\n\n- {w.capitalize()} total revenue of $4.2B\n"
+                   f"- {w.capitalize()} operating income of $900M\n- {w.capitalize()} net income of $610M\n\n"
+                   for w in _WORDS[:slides])
+    return f"# {entity} Investor Day\n\n{body}".encode()
 
 
 @dataclass
