@@ -13,11 +13,7 @@ import asyncio
 import http.server
 import json
 import os
-import socket
-import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from datetime import datetime
@@ -26,6 +22,8 @@ from typing import Any
 
 import asyncpg
 import httpx
+
+from benchmarks._serve import serving
 
 __all__ = ["main"]
 
@@ -73,12 +71,6 @@ def deck(claims: int = 3) -> bytes:
     for i in range(claims - 3):
         lines += ["", f"## Acme FY2024 Highlights {i + 2}", "", f"- Gross profit of ${2.40 + i / 100:.2f}B"]
     return ("\n".join(lines) + "\n").encode()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _pct(values: list[float], q: float) -> float | None:
@@ -225,43 +217,13 @@ async def _bench(base: str, rooms: Path, dsn: str, rounds: int, subscribers: int
 def main() -> int:
     rounds = int(os.environ.get("BENCH_ROUNDS", "10"))
     subscribers = int(os.environ.get("BENCH_SUBSCRIBERS", "200"))
-    work = Path(tempfile.mkdtemp(prefix="tickmark-bench-e2e-"))
-    home, rooms = work / "home", work / "rooms"
-    rooms.mkdir(parents=True)
-    dsn = os.environ.get("DATABASE_URL")
-    if not dsn:
-        from services.database import _with_database, embedded_server_dsn
-
-        admin = embedded_server_dsn(home / "pgdata")
-        dsn = _with_database(admin, "postgres")
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": dsn, "TICKMARK_HOME": str(home), "TICKMARK_ROOMS": str(rooms),
-           "TICKMARK_PORT": str(port), "TICKMARK_SETTLE_SECONDS": os.environ.get("TICKMARK_SETTLE_SECONDS", "0.25")}
-    log = (work / "serve.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--port", str(port)], cwd=REPO, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.time() > deadline or proc.poll() is not None:
-                raise SystemExit(f"serve did not come up; see {work / 'serve.log'}")
-            time.sleep(0.2)
-        out = asyncio.run(_bench(base, rooms, dsn, rounds, subscribers))
-        out["settle_seconds"] = float(env["TICKMARK_SETTLE_SECONDS"])
-        out["measured_at"] = datetime.now().isoformat(timespec="seconds")
-        print(json.dumps(out, indent=2))
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    settle = os.environ.get("TICKMARK_SETTLE_SECONDS", "0.25")
+    # The webhook receiver is on loopback, which webhook targets may only be when allowed.
+    with serving("tickmark-bench-e2e-", TICKMARK_SETTLE_SECONDS=settle, TICKMARK_WEBHOOK_ALLOW_LOOPBACK="1") as served:
+        out = asyncio.run(_bench(served.base, served.rooms, served.dsn, rounds, subscribers))
+    out["settle_seconds"] = float(settle)
+    out["measured_at"] = datetime.now().isoformat(timespec="seconds")
+    print(json.dumps(out, indent=2))
     return 0
 
 

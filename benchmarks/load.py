@@ -12,9 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from datetime import datetime
@@ -25,7 +23,8 @@ import asyncpg
 import httpx
 import psutil
 
-from benchmarks.e2e import _free_port, _pct, deck, filing
+from benchmarks._serve import serving
+from benchmarks.e2e import _pct, deck, filing
 
 __all__ = ["main"]
 
@@ -218,47 +217,15 @@ def _ms(v: float | None) -> float | None:
 def main() -> int:
     decks = int(os.environ.get("BENCH_DECKS", "20"))
     per_run = int(os.environ.get("BENCH_CLIENTS_PER_RUN", "10"))
-    work = Path(tempfile.mkdtemp(prefix="tickmark-bench-load-"))
-    home, rooms = work / "home", work / "rooms"
-    rooms.mkdir(parents=True)
-    dsn = os.environ.get("DATABASE_URL")
-    if not dsn:
-        from services.database import _with_database, embedded_server_dsn
-
-        dsn = _with_database(embedded_server_dsn(home / "pgdata"), "postgres")
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": dsn, "TICKMARK_HOME": str(home), "TICKMARK_ROOMS": str(rooms),
-           "TICKMARK_PORT": str(port), "TICKMARK_AUTH": "open"}
-    with (work / "serve.log").open("w") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--port", str(port)], cwd=REPO,
-                                env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.time() > deadline or proc.poll() is not None:
-                raise SystemExit(f"serve did not come up; see {work / 'serve.log'}")
-            time.sleep(0.2)
-        with PeakRSS(proc.pid) as rss:
-            out = asyncio.run(_bench(base, rooms, dsn, decks, per_run))
-        out["peak_rss_mb"] = {"serve": round(rss.peak_main / 2**20, 1),
-                              "serve_and_children": round(rss.peak_total / 2**20, 1),
-                              "children": rss.peak_children}
-        out["workers"] = int(os.environ.get("TICKMARK_WORKERS", "2"))
-        out["cpus"] = os.cpu_count()
-        out["measured_at"] = datetime.now().isoformat(timespec="seconds")
-        print(json.dumps(out, indent=2))
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with serving("tickmark-bench-load-", TICKMARK_AUTH="open") as served, PeakRSS(served.pid) as rss:
+        out = asyncio.run(_bench(served.base, served.rooms, served.dsn, decks, per_run))
+    out["peak_rss_mb"] = {"serve": round(rss.peak_main / 2**20, 1),
+                          "serve_and_children": round(rss.peak_total / 2**20, 1),
+                          "children": rss.peak_children}
+    out["workers"] = int(os.environ.get("TICKMARK_WORKERS", "2"))
+    out["cpus"] = os.cpu_count()
+    out["measured_at"] = datetime.now().isoformat(timespec="seconds")
+    print(json.dumps(out, indent=2))
     return 0
 
 

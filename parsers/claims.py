@@ -8,7 +8,6 @@ proposal survives only when its number is printed on its page.
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 
 import msgspec
 

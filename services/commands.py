@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import time
 from pathlib import Path
@@ -103,7 +102,6 @@ def ingest(settings: Settings, room_dir: str, room: str | None) -> int:
 
 async def _verify(settings: Settings, deck: Path, room_dir: Path, as_json: bool) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     err = Console(stderr=True)
     data = deck.read_bytes()

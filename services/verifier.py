@@ -19,7 +19,7 @@ from events.bus import Bus
 from events.types import ClaimExtracted, DeckSubmitted, RuleEvaluated, RunFinished, VerdictReached
 from parsers.claims import extract_claims
 from parsers.entities import entity_key
-from parsers.model import Claim, Discard, Fact, FactSource, ParseFailure, ParsedDeck
+from parsers.model import Claim, Fact, FactSource, ParseFailure, ParsedDeck
 from services.llm_claims import LLMSettings, extract_with_model
 from services.parsing import ParserPool
 from services.search import PassageIndex

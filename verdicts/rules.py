@@ -858,7 +858,7 @@ def _conflict_note(run: _Run, same: list[_Candidate], primary: _Candidate, cited
         role = "superseded" if c.recency < primary.recency else "evidence"
         cited.extend((f, role) for f, _ in c.inputs)
     other = clashes[0]
-    matches = f" (the claim matches that one)" if _within(run, other) and not _within(run, primary) else ""
+    matches = " (the claim matches that one)" if _within(run, other) and not _within(run, primary) else ""
     if other.recency < primary.recency:
         return (f"; the room also has {other.inputs[0][0].as_printed} in {other.inputs[0][0].document}{matches}, "
                 f"superseded by the later {primary.inputs[0][0].document}")

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import msgspec
 import pytest
-from _e2e import (Receiver, Served, deck_md, filing_html, free_port, kill_group, many_claims_deck, read_sse,
+from _e2e import (Receiver, deck_md, filing_html, free_port, kill_group, many_claims_deck, read_sse,
                   serving, start_worker, wait_for, write_atomically)
 
 from services.bootstrap import Core, open_core

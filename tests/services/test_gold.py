@@ -8,7 +8,6 @@ import shutil
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
