@@ -15,6 +15,7 @@ import secrets
 import time
 from datetime import datetime, timedelta
 from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import httpx
@@ -35,6 +36,7 @@ __all__ = [
     "WebhookIn",
     "WebhookOut",
     "Webhooks",
+    "pinned",
     "render",
     "sign",
 ]
@@ -79,6 +81,17 @@ class _Attempt(msgspec.Struct, frozen=True):
     error: str | None
     retryable: bool
     duration_ms: float
+
+
+def pinned(url: str, address: str) -> tuple[str, str, dict[str, str]]:
+    """``url`` aimed at ``address``, with the Host header value and the TLS server name it needs."""
+    parts = urlsplit(url)
+    hostname = parts.hostname or ""
+    ip = f"[{address}]" if ":" in address else address
+    netloc = f"{ip}:{parts.port}" if parts.port else ip
+    host = f"{hostname}:{parts.port}" if parts.port else hostname
+    extensions = {"sni_hostname": hostname} if parts.scheme == "https" else {}
+    return urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, "")), host, extensions
 
 
 def sign(secret: str, body: bytes) -> str:
@@ -205,14 +218,18 @@ class Webhooks:
     async def _post(self, url: str, body: bytes, headers: dict[str, str]) -> _Attempt:
         # Checked again at every attempt: DNS may have changed since the webhook was registered.
         try:
-            await self._egress.check(url)
+            addresses = await self._egress.check(url)
         except TargetRefused as exc:
             return _Attempt(None, f"target refused: {exc}", False, 0.0)
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=self._timeout, follow_redirects=False)
+        # Connect to the address just checked, not to whatever the name resolves to a moment
+        # later (DNS rebinding); the Host header and TLS server name keep the original host.
+        target, host, extensions = pinned(url, addresses[0])
         started = time.perf_counter()
         try:
-            resp = await self._client.post(url, content=body, headers=headers)
+            resp = await self._client.post(target, content=body, headers={**headers, "Host": host},
+                                           extensions=extensions)
         except httpx.HTTPError as exc:
             return _Attempt(None, f"{type(exc).__name__}: {exc}".rstrip(": "), True, _ms(started))
         if 200 <= resp.status_code < 300:

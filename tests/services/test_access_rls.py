@@ -144,6 +144,21 @@ async def test_egress_check_resolves_the_host_and_checks_every_address():
     assert await EgressPolicy(allow_loopback=True).check("http://127.0.0.1:9/hook") == ["127.0.0.1"]
 
 
+@pytest.mark.parametrize(
+    ("url", "address", "target", "host", "extensions"),
+    [
+        ("http://hooks.example.com/x?a=1", "203.0.113.7", "http://203.0.113.7/x?a=1", "hooks.example.com", {}),
+        ("https://hooks.example.com:8443/x", "203.0.113.7", "https://203.0.113.7:8443/x", "hooks.example.com:8443",
+         {"sni_hostname": "hooks.example.com"}),
+        ("http://hooks.example.com", "2001:db8::1", "http://[2001:db8::1]/", "hooks.example.com", {}),
+    ],
+)
+def test_delivery_connects_to_the_checked_address_not_a_fresh_lookup(url, address, target, host, extensions):
+    from services.webhooks import pinned
+
+    assert pinned(url, address) == (target, host, extensions)
+
+
 def test_log_records_are_masked_whatever_logger_or_argument_carries_the_secret():
     out = io.StringIO()
     handler = logging.StreamHandler(out)
