@@ -86,7 +86,7 @@ class Assembler:
             return
         if len(text) < 200 or (text.endswith(":") and _IN_SCALE.search(text[-40:])):
             self.recent.append((text, bold))
-            if len(self.recent) > 6:
+            if len(self.recent) > 12:
                 del self.recent[0]
             if len(text) < 80 and scale_from_caption(text) is not None:
                 self.section_scale[self.tree.current] = (scale_from_caption(text), text)
@@ -97,17 +97,28 @@ class Assembler:
                 self.lines.append((self.tree.current, text, self.page))
 
     # ------------------------------------------------------------ tables
+    def take_back(self, texts: list[str]) -> None:
+        """Header rows already streamed as lines are not captions: drop them from the recent lines, so
+        a table with a tall header still sees the title printed above it."""
+        for text in reversed(texts):
+            if self.recent and self.recent[-1][0] == text:
+                self.recent.pop()
+
     def emit_table(self, grid: Grid, bbox_page: int | None = None) -> None:
         section = self.tree.current
         title = ""
-        for text, bold in reversed(self.recent):
+        # Six lines before the table are its caption; more are kept so that header rows a reader
+        # streams as lines before it knows they head a table can be taken back (``take_back``).
+        recent = self.recent[-6:]
+        for text, bold in reversed(recent):
             if (bold or heading_level(text, True) == 3) and not _NOT_HEADING.search(text):
                 title = text
                 break
         if not title and self.tree.level_of_current() == 3:
             title = self.tree.current_title
         if not title:
-            title = next((t for t, _ in reversed(self.recent) if len(t) < 120 and not _NOT_HEADING.search(t)), "")
+            title = next((t for t, _ in reversed(recent) if len(t) < 120 and not _NOT_HEADING.search(t)
+                          and _WORDY.search(t) and not t.rstrip("”\"’ ").endswith((".", ";"))), "")
         if not title:
             title = self.tree.current_title
         scale, source = None, "default"
@@ -117,7 +128,7 @@ class Assembler:
                 scale, source = s, cap
                 break
         if scale is None:
-            for text, _ in reversed(self.recent):
+            for text, _ in reversed(recent):
                 s = scale_from_caption(text)
                 if s is not None:
                     scale, source = s, text
@@ -164,7 +175,14 @@ class Assembler:
             t = make_table(grid, tid, section, ttitle, scale, source, fye, page)
             tables.append(t)
             facts.extend(table_facts(t, entity, contexts, tag_units=tag_units))
-            facts.extend(growth_facts(t, entity, fye))
+        # The period the document's statements report most, with its dates: a schedule's later years
+        # (debt maturities) are not the document's period.
+        top = main_periods(facts)[:1]
+        main = next((f for f in facts if top and f.period == top[0] and f.period_start and f.period_end), None)
+        fallback = (main.period, main.period_start, main.period_end) if main is not None else None
+        for t in tables:
+            # An undated change column ("Organic % Change") speaks for the document's main period.
+            facts.extend(growth_facts(t, entity, fye, fallback if not _dated(t) else None))
         for x in xfacts:
             ctx = (contexts or {}).get(x.context)
             if ctx is not None:
@@ -385,6 +403,10 @@ def _main_period(facts: list[Fact]) -> str | None:
             if best is None or (f.period_end, -(f.period_end - f.period_start).days) > best[0]:
                 best = ((f.period_end, -(f.period_end - f.period_start).days), f.period)
     return best[1] if best else None
+
+
+def _dated(table: Table) -> bool:
+    return any(c.period is not None for c in table.columns)
 
 
 def main_periods(facts: list[Fact]) -> list[str]:

@@ -148,12 +148,28 @@ def _change_period(header: str, table: Table, fye: FiscalYearEnd | None) -> tupl
     return latest.period, latest.period_start, latest.period_end
 
 
-def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None) -> list[Fact]:
+def title_metric(title: str) -> str | None:
+    """The one registry quantity a table's title names ("Net Revenue and Organic Revenue Growth"), or
+    None when it names none or several ("Net Revenue and Operating Profit")."""
+    rest = normalise_label(title)
+    found = None
+    while rest and (span := find_metric_span(rest)) is not None:
+        if found not in (None, span[0]):
+            return None
+        found = span[0]
+        rest = (rest[:span[1]] + " " + rest[span[2]:]).strip()
+    return found
+
+
+def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None,
+                 default_period: tuple[str, object, object] | None = None) -> list[Fact]:
     """Printed year-over-year growth rates as ``growth:<metric>`` facts in percent points.
 
     Two layouts print them: a "% Change" / "Q2'25 vs. Q2'24" column beside the period columns, and a
     row such as "Constant currency change in revenues". A header or label that says constant currency
     (or "excluding currency changes") gives that basis; sequential changes are not growth rates.
+    A table of change columns alone (no dated column) speaks for ``default_period``, the document's
+    main period, and its bare "Total" row is the quantity the title names.
     """
     out: list[Fact] = []
     headers = [" ".join(c.header) for c in table.columns]
@@ -168,6 +184,8 @@ def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None) -> list[F
             metric, stated = grow
         else:
             metric, stated = row_metric(label, row.group if row.label else "")
+            if metric.startswith("label:") and normalise_label(label) == "total":
+                metric = title_metric(table.title) or metric
             reg = by_id(metric)
             if reg is None or reg.unit == "percent":
                 continue  # a margin's change is in points, not a growth rate
@@ -180,7 +198,7 @@ def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None) -> list[F
             if not pct:
                 continue
             if cell.column in change_cols:
-                period = _change_period(header, table, fye)
+                period = _change_period(header, table, fye) or default_period
             elif grow is not None and table.columns[cell.column].period is not None:
                 col = table.columns[cell.column]
                 period = (col.period, col.period_start, col.period_end)

@@ -111,6 +111,7 @@ def _page(a: Assembler, page) -> None:
                 while h > 0 and kinds[h - 1] == "H" and i - h < 4 and (len(segs[h - 1]) >= 2 or _YEAR_ROW.match(segs[h - 1][0].text) or _is_header_text(segs[h - 1])):
                     h -= 1
                 flush()
+                a.take_back([" ".join(c.text for c in segs[k]) for k in range(h, i) if kinds[k] == "H"])
                 grid = build_grid([segs[k] for k in range(h, j)])
                 if grid is not None:
                     a.emit_table(grid)

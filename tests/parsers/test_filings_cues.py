@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from parsers.filings import parse_filing
 from parsers.filings.assemble import form_from, fye_hint, guess_entity, infer_fye
 from parsers.model import ParsedDocument
@@ -207,3 +209,49 @@ def test_an_amount_of_a_qualified_quantity_carries_the_qualifier_as_its_basis():
 def test_a_flow_stated_in_a_sentence_spans_its_fiscal_period():
     f = _text_facts("revenue")[0]
     assert (str(f.period_start), str(f.period_end)) == ("2024-01-01", "2024-12-31")
+
+
+def _pdf(lines: list[tuple[float, list[tuple[float, str]]]]) -> bytes:
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for y, cells in lines:
+        for x, text in cells:
+            page.insert_text((x, y), text, fontsize=8)
+    return doc.tobytes()
+
+
+def test_an_undated_organic_change_table_gives_its_titles_total_for_the_main_period():
+    # A tall header streamed as lines must not push the title out, the bare "Total" row is the quantity
+    # the title names, and an undated "% Change" column speaks for the document's main period.
+    body = [
+        (60, [(40, "Consolidated Results")]),
+        (72, [(300, "Year Ended December 31, 2022"), (450, "Year Ended December 31, 2021")]),
+        (84, [(40, "Net revenue"), (330, "86,392"), (480, "79,474")]),
+        (96, [(40, "Operating profit"), (330, "11,512"), (480, "11,162")]),
+        (108, [(40, "Net income"), (330, "8,910"), (480, "7,618")]),
+        (130, [(40, "Widget Revenue and Organic Revenue Growth")]),
+        (142, [(40, "Organic revenue growth is a non-GAAP financial measure. See the section below.")]),
+        (156, [(330, "2022")]),
+        (166, [(240, "Impact of"), (330, "Impact of")]),
+        (176, [(150, "Reported"), (240, "Foreign"), (420, "Organic")]),
+        (186, [(150, "% Change, GAAP"), (240, "exchange"), (330, "Acquisitions"), (420, "% Change, Non-")]),
+        (196, [(150, "Measure"), (240, "translation"), (330, "divestitures"), (420, "GAAP Measure")]),
+        (208, [(40, "North"), (150, "19 %"), (240, "—"), (330, "—"), (420, "17 %")]),
+        (220, [(40, "South"), (150, "4 %"), (240, "5"), (330, "2"), (420, "11 %")]),
+        (232, [(40, "Total"), (150, "9 %"), (240, "3"), (330, "4"), (420, "14 %")]),
+    ]
+    doc = _parse(_pdf(body), "widget-10k.pdf")
+    table = next(t for t in doc.tables if "Organic" in " ".join(" ".join(c.header) for c in t.columns))
+    assert table.title == "Widget Revenue and Organic Revenue Growth"
+    growth = {(f.basis, f.value) for f in doc.facts if f.metric == "growth:revenue" and f.period == "FY2022"}
+    assert ("organic", Decimal("14")) in growth and ("GAAP", Decimal("9")) in growth
+    assert not any(f.metric.startswith("growth:") and f.label in ("North", "South") for f in doc.facts)
+
+
+def test_a_title_names_one_quantity_or_none():
+    from parsers.filings.facts import title_metric
+
+    assert title_metric("Net Revenue and Organic Revenue Growth") == "revenue"
+    assert title_metric("Consolidated Net Revenue and Operating Profit") is None
