@@ -8,6 +8,7 @@ and finishes the work instead of repeating it.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from pathlib import PurePosixPath
 
 import asyncpg
@@ -54,11 +55,18 @@ class VerifyJob(msgspec.Struct, frozen=True):
     run_id: int
 
 
+# A re-verification waits this long, at most this many times, for runs under way to finish.
+_REVERIFY_WAIT = timedelta(seconds=1)
+_MAX_REVERIFY_WAITS = 300
+
+
 class ReverifyJob(msgspec.Struct, frozen=True):
     room: str
     document_id: int
     event_id: int
     """The facts.updated (or removal) event: one re-verification per deck per event."""
+    waits: int = 0
+    """How many times this job has waited for runs that were under way when the facts changed."""
 
 
 class Submitted(msgspec.Struct):
@@ -215,6 +223,15 @@ class Pipeline:
         """Queue a re-verification of every deck in the room whose claims touch the changed facts."""
         job = msgspec.json.decode(payload, type=ReverifyJob)
         async with self._pool.acquire() as conn:
+            # A run still going when the facts changed may have read the room before they did, and
+            # a deck on its first run has nothing to compare against yet: wait until they finish,
+            # then compare against their results.
+            under_way = await conn.fetchval(query("runs_older_than_event_in_flight"), job.room, job.event_id)
+            if under_way and job.waits < _MAX_REVERIFY_WAITS:
+                later = msgspec.structs.replace(job, waits=job.waits + 1)
+                await enqueue(conn, JOB_REVERIFY, msgspec.json.encode(later), execute_after=_REVERIFY_WAIT,
+                              dedupe_key=f"reverify:{job.event_id}:wait{later.waits}")
+                return
             slots = {(r["entity_key"], r["metric"], r["period"])
                      for r in await conn.fetch(query("changed_slots"), job.document_id)}
             if not slots:

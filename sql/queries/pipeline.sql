@@ -96,3 +96,10 @@ ON CONFLICT (name) DO UPDATE SET last_event_id = greatest(consumer_offset.last_e
 
 -- name: run_trigger
 SELECT trigger, deck_path FROM run WHERE id = $1;
+
+-- name: runs_older_than_event_in_flight
+-- Runs of the room created before the event and not yet finished: they may have read the room's
+-- evidence before the event's facts committed, so a re-verification waits for them.
+SELECT count(*) FROM run
+WHERE room = $1 AND status IN ('queued', 'running')
+  AND created_at < (SELECT created_at FROM event WHERE id = $2);

@@ -126,3 +126,28 @@ def test_a_claim_is_touched_only_by_its_own_metric_period_and_entity():
 def test_a_growth_claim_is_touched_by_its_comparison_period():
     growth = _claim(metric="revenue", kind="growth", comparison_period="FY2023")
     assert touches(growth, "acme", {("acme", "revenue", "FY2023")})
+
+
+async def test_a_filing_that_lands_during_a_decks_first_run_is_checked_once_that_run_finishes(core: Core):
+    room = f"race-{uuid.uuid4().hex[:8]}"
+    await _parse_twice(core, room, filing_html("840"))
+    first = (await core.pipeline.submit_deck(room, "decks/acme-deck.md", deck_md(), trigger="upload")).run_id
+    assert first is not None  # queued, not yet run: it has no result to compare a new filing against
+
+    changed = await _parse_twice(core, room, filing_html("900"))
+    async with core.pool.acquire() as conn:
+        event_id = int(await conn.fetchval("SELECT max(id) FROM event WHERE room = $1 AND type = 'facts.updated'",
+                                           room))
+    await core.pipeline.reverify_job(msgspec.json.encode(ReverifyJob(room=room, document_id=changed,
+                                                                     event_id=event_id)))
+    assert await _count(core, "SELECT count(*) FROM run WHERE room = $1 AND trigger = 'reverify'", room) == 0
+    waiting = await _count(core, "SELECT count(*) FROM pgqueuer WHERE entrypoint = 'reverify' AND dedupe_key = $1",
+                           f"reverify:{event_id}:wait1")
+    assert waiting == 1, "the re-verification is queued again for after the run under way"
+
+    await core.pipeline.verify_job(msgspec.json.encode(VerifyJob(first)))
+    await core.pipeline.reverify_job(msgspec.json.encode(ReverifyJob(room=room, document_id=changed,
+                                                                     event_id=event_id, waits=1)))
+    async with core.pool.acquire() as conn:
+        rerun = await conn.fetchrow("SELECT baseline_run_id FROM run WHERE room = $1 AND trigger = 'reverify'", room)
+    assert rerun is not None and rerun["baseline_run_id"] == first
