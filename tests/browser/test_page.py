@@ -3,11 +3,8 @@ watch every card arrive, check the counts against the API, open citations and se
 
 from __future__ import annotations
 
-import os
 import shutil
-import socket
 import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -17,6 +14,7 @@ import httpx
 import pytest
 
 from tests.browser.room_files import DECK_NAME, write_deck, write_room
+from tests.e2e._e2e import serving
 
 pytestmark = pytest.mark.slow
 
@@ -41,12 +39,6 @@ def _require_browser() -> None:
         pytest.skip(f"Debian's chromium is not at {CHROMIUM} (apt-get install -y chromium)")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Served(NamedTuple):
     base: str
     room_dir: Path
@@ -56,27 +48,15 @@ class Served(NamedTuple):
 def server(pg_dsn: str, tmp_path: Path):
     """``tickmark serve`` as a real process over a room of generated filings; yields its base URL."""
     _require_browser()
-    rooms = tmp_path / "rooms"
-    write_room(rooms / ROOM)
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": pg_dsn, "TICKMARK_HOME": str(tmp_path / "home"),
-           "TICKMARK_ROOMS": str(rooms), "TICKMARK_WATCH_POLLING": "1"}
-    log = (tmp_path / "serve.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--port", str(port)], cwd=REPO, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    write_room(tmp_path / "rooms" / ROOM)
     try:
-        _wait_for_room(base, proc, tmp_path / "serve.log")
-        yield Served(base, rooms / ROOM)
+        with serving(pg_dsn, tmp_path, TICKMARK_WATCH_POLLING="1") as served:
+            _wait_for_room(served.base, served.proc, served.log)
+            yield Served(served.base, served.rooms / ROOM)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        shutil.copy(tmp_path / "serve.log", ARTIFACTS / "serve.log")
+        if (tmp_path / "serve.log").exists():
+            shutil.copy(tmp_path / "serve.log", ARTIFACTS / "serve.log")
 
 
 def _wait_for_room(base: str, proc: subprocess.Popen, log: Path) -> None:
