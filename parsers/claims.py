@@ -13,7 +13,7 @@ import msgspec
 
 from parsers.decks import is_figure_cell, repeated_lines
 from parsers.metrics import basis_from_text, by_id, find_metric, find_metric_span, label_metric, normalise_label
-from parsers.model import BBox, Claim, Deck, Discard, ParsedDeck, Slide, TextBlock
+from parsers.model import BBox, Claim, Deck, Discard, ParsedDeck, Resolution, Slide, TextBlock
 from parsers.numbers import Printed, parse_printed
 from parsers.periods import MONTHS, period_from_text
 
@@ -55,8 +55,16 @@ _ADDRESS = re.compile(
     r"parkway|pkwy|place|pl|court|ct|suite|plaza|square|sq)\b\.?|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\bP\.?O\.? Box\b",
     re.I,
 )
-_NOTE = re.compile(r"^\s*(?:notes?|sources?)\s*:", re.I)
-_FOOTNOTE = re.compile(r"^\s*(?:\*+|†|‡|\(\d{1,2}\)|\[\d{1,2}\]|\d{1,2}(?=\s+[A-Z]))\s*\S")
+_NOTE = re.compile(r"^\s*(?:notes?|sources?|definitions?|footnotes?)\s*[:.]|^\s*source\b", re.I)
+_FOOTNOTE = re.compile(r"^\s*(?:\*+|†|‡|\(\d{1,2}\)|\[\d{1,2}\]|\d{1,2}[.)]?(?=\s+[A-Z])|[¹²³⁴⁵⁶⁷⁸⁹])\s*\S")
+# What a numbered footnote says of the figures above it, not a figure of its own: "(1) Excludes ...",
+# "2 Represents ...", "3. Calculated as ...", "* Includes ...".
+_FOOTNOTE_WORDS = re.compile(
+    r"^\W*\S{1,4}\s+(?:\w+\s+){0,3}(?:represents?|excludes?|excluding|includes?|including|reflects?|calculated|"
+    r"computed|defined|definition|refers?|see|based on|adjusted|comprises?|consists?|presented|prior[- ]period|"
+    r"amounts?|totals?|figures?|percentages?|results?\s+(?:may|do)|certain|as of|on a|non-gaap|reconcil\w+)\b",
+    re.I,
+)
 _BOILERPLATE = re.compile(
     r"\b(forward[- ]looking|safe harbor|we define|is defined as|are defined as|we calculate|we believe|"
     r"reconciliation of|not (?:be )?considered (?:a )?substitutes?|in accordance with gaap)\b",
@@ -79,6 +87,8 @@ _MASKS = [
     re.compile(r"\btop\s+\d{1,3}\b|#\s?\d+\b|\bno\.\s?\d+\b|\b24/7\b|\b\d+/\d+\b", re.I),
     re.compile(r"\b(?:slides?|pages?|p\.|item|note|section|appendix)\s+\d{1,3}\b", re.I),
     re.compile(r"(?<![\d$€£¥.,~])\b(?:19|20)\d{2}\b(?![\d,.]*\s*(?:%|\+|[KMB]\b|bn\b|million|billion))"),
+    # Footnote markers glued to a word or figure: "Revenue(1)", "$2.1B(2)", "margin¹".
+    re.compile(r"(?<=[A-Za-z%)\]])\(\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+"),
 ]
 _GROWTH = re.compile(
     r"\b(up|down|grew|grow|growth|growing|increase[sd]?|decrease[sd]?|declined?|declines|rose|fell|"
@@ -430,23 +440,53 @@ def _unit(p: Printed, subject: _Subject, text: str) -> str:
 # ---------------------------------------------------------------- slides
 
 
+class _Stated(msgspec.Struct, frozen=True):
+    """A period and where the deck stated it."""
+
+    period: str
+    where: str
+    text: str
+
+
 class _Ctx(msgspec.Struct):
     companies: list[str]
     default_entity: str | None
     repeated: set[str]
-    deck_period: str | None
+    deck_period: _Stated | None
     body_size: float | None
 
 
-def _slide_period(slide: Slide) -> str | None:
-    p = _period(slide.title)
-    if p:
-        return p
+def _quote(text: str, limit: int = 60) -> str:
+    t = " ".join(text.split())
+    return f"'{t if len(t) <= limit else t[: limit - 3] + '...'}'"
+
+
+# "up 12% from 2023", "vs. FY23": the year a change is measured against is not the claim's period.
+_AGAINST = re.compile(r"\b(?:from|vs\.?|versus|compared (?:to|with)|over|than|prior[- ]year)\s+(?:fiscal\s+|FY\s*)?'?\d{2,4}\b",
+                      re.I)
+_DATE_PHRASE = re.compile("|".join(rx.pattern for rx in _MASKS[:4]), re.I)
+
+
+def _own_period(text: str) -> str | None:
+    return _period(_AGAINST.sub(" ", text))
+
+
+def _stated(where: str, text: str, read: str | None = None) -> _Stated | None:
+    p = _own_period(text if read is None else read)
+    return _Stated(p, f"{where} {_quote(text)}", text) if p else None
+
+
+def _slide_period(slide: Slide) -> _Stated | None:
+    """The period a slide states for all its figures: in its title, a subtitle, or once in its text."""
+    if s := _stated("slide title", slide.title):
+        return s
     for b in slide.blocks[:4]:
-        figs = _figures(b.text)
-        if not figs and (p := _period(b.text)):
-            return p
-    return None
+        if not _figures(b.text) and (s := _stated("slide subtitle", b.text)):
+            return s
+    own = [s for b in slide.blocks if (s := _stated(f"the one period slide {slide.page} states, in", b.text,
+                                                      _mask_figures(b.text, _figures(b.text))))]
+    # "Net revenue of $28.2 billion in 2024" gives the slide's other bullets their year too.
+    return own[0] if own and len({s.period for s in own}) == 1 else None
 
 
 def _clause(text: str, p: Printed) -> tuple[str, int]:
@@ -462,8 +502,10 @@ def _clause(text: str, p: Printed) -> tuple[str, int]:
 
 
 def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed: str, clause: str, after: str,
-                subject: _Subject, period: str | None, entity: str | None, bbox: BBox | None,
-                header: str = "", scale: int | None = None, unit: str | None = None) -> Claim:
+                subject: _Subject, stated: _Stated | None, entity: str | None, bbox: BBox | None,
+                header: str = "", scale: int | None = None, unit: str | None = None, row: str = "",
+                column: str = "") -> Claim:
+    period = stated.period if stated else None
     kind, denom = _kind(clause, after, p, subject, header)
     if kind == "share" and subject.metric == denom:
         # "Elastic Cloud reached 52% of total revenue": the part is named before "of <whole>".
@@ -481,7 +523,7 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
     if kind == "growth" and _DOWN.search(clause) and value > 0:
         value = -value
     u = unit or _unit(p, subject, clause)
-    basis, stated = _basis(f"{clause} {header}", subject, u)
+    basis, basis_stated = _basis(f"{clause} {header}", subject, u)
     comparison = None
     if kind == "growth":
         comparison = prior_period(period, sequential=bool(_SEQUENTIAL.search(f"{clause} {header}")))
@@ -490,7 +532,9 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
         unit=u, scale=p.scale if scale is None else scale, kind=kind, bound=bound, entity=entity,
         metric=metric if metric else (label_metric(subject.label) if subject.label else None),
         label=subject.label, currency=p.currency if p.currency else None, period=period,
-        comparison_period=comparison, basis=basis, basis_stated=stated, bbox=bbox, denominator=denom,
+        comparison_period=comparison, basis=basis, basis_stated=basis_stated, bbox=bbox, denominator=denom,
+        row=row, column=column,
+        resolution=Resolution(period=stated.where, period_text=stated.text) if stated else Resolution(),
     )
 
 
@@ -508,7 +552,10 @@ def _why_not(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str | None
         return "phone number"
     if _ADDRESS.search(t):
         return "address"
-    if _NOTE.search(t) or (_FOOTNOTE.search(t) and block.size and ctx.body_size and block.size <= ctx.body_size * 0.85):
+    if _NOTE.search(t):
+        return "footnote or source note"
+    if _FOOTNOTE.search(t) and ((block.size and ctx.body_size and block.size <= ctx.body_size * 0.85)
+                                or _FOOTNOTE_WORDS.search(t) or len(t.split()) > 25):
         return "footnote"
     if _BOILERPLATE.search(t):
         return "disclaimer or definition"
@@ -543,11 +590,11 @@ def _mask_figures(text: str, figs: list[Printed]) -> str:
     return "".join(chars)
 
 
-def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str | None, slide_entity: str | None,
+def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stated | None, slide_entity: str | None,
                   start: int) -> tuple[list[Claim], list[Discard]]:
     text = block.text
     figs = _figures(text)
-    why = _why_not(block, slide, ctx, slide_period, figs)
+    why = _why_not(block, slide, ctx, slide_period.period if slide_period else None, figs)
     if why is not None:
         return [], [Discard(page=slide.page, text=text, why=why)]
     if not figs:
@@ -558,7 +605,7 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str |
     qualifiers = {i for i, p in enumerate(figs) if _is_qualifier(text, p, len(figs) - 1)}
     main = [p for i, p in enumerate(figs) if i not in qualifiers]
     whole = _subject(_mask_figures(text, main), ctx.companies)
-    block_period = _period(_mask_figures(text, figs))
+    block_period = _stated("its bullet", text, _mask_figures(text, figs))
     for i, p in enumerate(figs):
         if i in qualifiers:
             continue
@@ -573,21 +620,23 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str |
         bound, printed = _bound(text, p)
         if i in ranged:
             bound = "ge" if i + 1 < len(figs) and (i + 1) in ranged and text[p.end:figs[i + 1].start].strip() in "-–—to" else "le"
-        period = _period(masked_clause) or block_period or slide_period or ctx.deck_period
+        stated = _stated("the claim's words", clause, masked_clause) or block_period or slide_period or ctx.deck_period
         claims.append(_make_claim(
             page=slide.page, n=start + len(claims) + 1, text=text, p=p, bound=bound, printed=printed,
-            clause=clause, after=text[p.end:], subject=subject, period=period, entity=entity, bbox=block.bbox,
+            clause=clause, after=text[p.end:], subject=subject, stated=stated, entity=entity, bbox=block.bbox,
         ))
     return claims, []
 
 
 def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: Slide, ctx: _Ctx,
-                  slide_period: str | None, slide_entity: str | None, start: int) -> tuple[list[Claim], list[Discard]]:
+                  slide_period: _Stated | None, slide_entity: str | None, start: int) -> tuple[list[Claim], list[Discard]]:
     if len(grid) < 2:
         return [], []
     header = [_norm(h) for h in grid[0]]
     corner = header[0] if header else ""
-    scale_m = _TABLE_SCALE.search(f"{corner} {slide.title}")
+    # "$ in millions" may head the table, title the slide or stand alone above the table.
+    notes = " ".join(b.text for b in slide.blocks if len(b.text) <= 40)
+    scale_m = _TABLE_SCALE.search(f"{corner} {slide.title} {notes}")
     table_scale = {"thousands": 3, "millions": 6, "billions": 9}[(scale_m.group(1) or scale_m.group(2)).lower()] if scale_m else None
     periods: list[str | None] = []
     last = None
@@ -614,7 +663,8 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             if not cell or not is_figure_cell(cell):
                 continue
             head = header[c] if c < len(header) else ""
-            future = (_year_of(periods[c] if c < len(periods) else None) or 0) > (_year_of(slide_period) or 9999)
+            future = (_year_of(periods[c] if c < len(periods) else None) or 0) > \
+                (_year_of(slide_period.period if slide_period else None) or 9999)
             if guidance or future or _PROJECTION.search(label):
                 discards.append(Discard(page=slide.page, text=f"{label}: {cell}", why="projection or guidance"))
                 continue
@@ -637,12 +687,15 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 if p.unit == "count":
                     unit = "USD"
             bound, printed = _bound(cell, p)
-            period = (periods[c] if c < len(periods) else None) or _period(label) or slide_period or ctx.deck_period
+            column_period = periods[c] if c < len(periods) else None
+            stated = (_Stated(column_period, f"column header {_quote(head)}", head) if column_period else None) \
+                or _stated("row label", label) or slide_period or ctx.deck_period
             box = boxes[r][c] if r < len(boxes) and c < len(boxes[r]) else None
             claims.append(_make_claim(
                 page=slide.page, n=start + len(claims) + 1, text=cell, p=p, bound=bound, printed=printed,
-                clause=label, after="", subject=subject, period=period, entity=slide_entity, bbox=box,
-                header=head if not _period(head) else _mask(head), scale=scale, unit=unit,
+                clause=label, after="", subject=subject, stated=stated, entity=slide_entity, bbox=box,
+                header=head if not _period(head) else _mask(head), scale=scale, unit=unit, row=row[0], column=grid[0][c]
+                if c < len(grid[0]) else "",
             ))
     return claims, discards
 
@@ -658,7 +711,9 @@ def extract_claims(deck: Deck) -> ParsedDeck:
     cover = deck.slides[0] if deck.slides else None
     deck_period = None
     if cover is not None:
-        deck_period = _period(cover.title) or next((_period(b.text) for b in cover.blocks[:3] if _period(b.text)), None)
+        # A cover's date ("March 2025") says when the deck was written, not which period it reports.
+        deck_period = next((s for t in (cover.title, *(b.text for b in cover.blocks[:3]))
+                            if (s := _stated("the cover", t, _DATE_PHRASE.sub(" ", t)))), None)
     ctx = _Ctx(companies=companies, default_entity=companies[0] if len(companies) == 1 else None,
                repeated=set(repeated_lines(deck)), deck_period=deck_period, body_size=_body_size(deck))
     claims: list[Claim] = []
@@ -731,10 +786,11 @@ def validate_proposals(deck: Deck, proposals: list[Proposal], existing: list[Cla
         subject = _subject(prop.metric or _mask_figures(text, [p]), companies)
         counters[prop.page] = counters.get(prop.page, 0) + 1
         bound, printed = _bound(text, p)
-        period = _period(prop.period) if prop.period else (_period(_mask_figures(text, [p])) or _slide_period(slide))
+        stated = (_stated("the model's reading", prop.period) if prop.period else None) \
+            or _stated("the claim's words", text, _mask_figures(text, [p])) or _slide_period(slide)
         kept.append(_make_claim(
             page=prop.page, n=counters[prop.page], text=text, p=p, bound=bound, printed=printed, clause=text,
-            after=text[p.end:], subject=subject, period=period,
+            after=text[p.end:], subject=subject, stated=stated,
             entity=_entity_in(text, companies) or _entity_in(slide.title, companies) or (companies[0] if len(companies) == 1 else None),
             bbox=source.bbox if source else None,
         ))

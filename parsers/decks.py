@@ -261,17 +261,37 @@ def _load_pptx(data: bytes, name: str) -> Deck | ParseFailure:
                 continue
             if shape == s.shapes.title or not shape.has_text_frame:
                 continue
-            for p in shape.text_frame.paragraphs:
-                text = " ".join("".join(r.text for r in p.runs).split())
-                if text:
-                    size = next((r.font.size.pt for r in p.runs if r.font.size is not None), None)
-                    blocks.append(TextBlock(text=text, bbox=box, size=size))
+            blocks.extend(_frame_blocks(shape.text_frame, box))
         if not title and blocks:
             title, blocks = blocks[0].text, blocks[1:]
         slides.append(Slide(page=n, title=title, blocks=blocks, tables=tables, table_boxes=boxes))
     if not slides:
         return ParseFailure("no-content", f"{name} has no slides")
     return Deck(format="pptx", slides=slides, title=(prs.core_properties.title or ""))
+
+
+def _frame_blocks(frame, box: BBox | None) -> list[TextBlock]:  # type: ignore[no-untyped-def]
+    """A text box's paragraphs as blocks: a KPI box (a big figure and its short caption) is one block,
+    and a sub-bullet under a figure-less parent ("Revenue by category:") carries the parent's words."""
+    paras = []
+    for p in frame.paragraphs:
+        text = " ".join("".join(r.text for r in p.runs).split())
+        if text:
+            size = next((r.font.size.pt for r in p.runs if r.font.size is not None), None)
+            paras.append((text, size, p.level))
+    figures = [t for t, _, _ in paras if is_figure_cell(t)]
+    words = sum(len(t.split()) for t, _, _ in paras)
+    if 2 <= len(paras) <= 3 and len(figures) == 1 and words <= 12:
+        size = max((z for _, z, _ in paras if z), default=None)
+        return [TextBlock(text=" ".join(t for t, _, _ in paras), bbox=box, size=size)]
+    out, parent = [], ""
+    for text, size, level in paras:
+        if level == 0:
+            parent = text.rstrip(":") if not any(c.isdigit() for c in text) else ""
+        elif parent:
+            text = f"{parent}: {text}"
+        out.append(TextBlock(text=text, bbox=box, size=size))
+    return out
 
 
 # ---------------------------------------------------------------- Markdown and text

@@ -31,6 +31,7 @@ __all__ = [
     "ParsedDeck",
     "ParsedDocument",
     "Passage",
+    "Resolution",
     "Row",
     "Section",
     "Slide",
@@ -161,6 +162,8 @@ class DocumentInfo(msgspec.Struct):
     periods: list[str] = []
     pages: int | None = None
     ticker: str | None = None
+    names: list[str] = []
+    """Every name the document prints for its registrant: legal name, short forms, ticker."""
 
 
 class ParsedDocument(msgspec.Struct):
@@ -199,6 +202,15 @@ ClaimKind = Literal["value", "growth", "margin", "ratio", "share"]
 Bound = Literal["eq", "approx", "ge", "gt", "le", "lt"]
 
 
+class Resolution(msgspec.Struct, frozen=True):
+    """Where each part of a claim's meaning came from, in words: "slide title 'Apple: FY2024'"."""
+
+    entity: str = ""
+    period: str = ""
+    period_text: str = ""
+    """The words the period was read from, so resolution can re-read them in the company's calendar."""
+
+
 class Claim(msgspec.Struct):
     id: str
     page: int
@@ -227,6 +239,11 @@ class Claim(msgspec.Struct):
     bbox: BBox | None = None
     denominator: str | None = None
     """For a share ("52% of total revenue"): the metric the figure is a part of."""
+    row: str = ""
+    """For a table cell: its row's label as printed."""
+    column: str = ""
+    """For a table cell: its column's header as printed."""
+    resolution: Resolution = Resolution()
 
 
 class Discard(msgspec.Struct):

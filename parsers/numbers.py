@@ -92,7 +92,7 @@ _PRINTED = re.compile(
     r"(?P<cur>US\$|[$€£¥])?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<close>\))?"
-    r"(?:\s?(?P<unit>%|pp\b|ppts?\b|percentage points?|bps\b|basis points?|x\b|×)"
+    r"(?:\s?(?P<unit>%|pp\b|ppts?\b|percentage points?|bps\b|basis points?|x\b|×|cents?\b|¢)"
     r"|\s?(?P<scale>thousand|million|billion|trillion|bn\b|mm\b|mn\b|[KMBT]\b))?"
     r"(?P<close2>(?<=[%MBKTmbkt])\))?",
     re.I,
@@ -131,6 +131,9 @@ def parse_printed(text: str) -> list[Printed]:
                 unit = "pp"
             elif u.startswith("b"):
                 unit = "bp"
+            elif u.startswith("c") or u == "¢":
+                # "1,916 cents" per share is $19.16: cents are dollars printed two places to the right.
+                unit, currency, scale = "USD", "USD", -2
             else:
                 unit = "multiple"
         neg = m.group("neg")

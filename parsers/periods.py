@@ -101,7 +101,7 @@ def _year(text: str) -> int:
 _FY = re.compile(r"\b(?:FY|F|fiscal(?:\s+year)?\s*)\s*'?(\d{4}|\d{2})\b", re.I)
 _Q = re.compile(
     r"\b(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)\s+quarter(?:\s+(?:of\s+)?)?)"
-    r"\s*(?:of\s+)?(?:(?:FY|F|fiscal(?:\s+year)?)\s*'?(\d{4}|\d{2})|'(\d{2})|(\d{4}))?",
+    r"\s*(?:of\s+)?(?:(?:FY|F|fiscal(?:\s+year)?)\s*'?(\d{4}|\d{2})|'(\d{2})|(\d{4})|(?<=[Qq])(\d{2})\b)?",
     re.I,
 )
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
@@ -128,7 +128,8 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     m = _Q.search(text)
     if m:
         q = int(m.group(1) or m.group(2) or _QUARTER_WORDS[m.group(3).lower()])
-        year = m.group(4) or m.group(5) or m.group(6)
+        # "4Q24", as banks print quarter columns, glues a two-digit year to the quarter.
+        year = m.group(4) or m.group(5) or m.group(6) or m.group(7)
         if year:
             return f"Q{q} FY{_year(year)}"
     m = _ENDED.search(text)

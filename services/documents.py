@@ -3,6 +3,7 @@ indexed passages, or a recorded failure with a reason. Idempotent: safe to run t
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import time
@@ -12,14 +13,14 @@ import asyncpg
 import msgspec
 
 from events.bus import Bus
-from events.types import DocumentFailed, DocumentParsed, FactsUpdated
+from events.types import DocumentChanged, DocumentFailed, DocumentParsed, FactsUpdated
 from parsers.entities import entity_key
 from parsers.model import ParsedDocument, ParseFailure
 from services.parsing import CachedParse, ParserPool, encode_parse, decode_parse, parser_version
 from services.search import PassageIndex
 from services.sqlfiles import query
 
-__all__ = ["DocumentOutcome", "DocumentService", "sha256_of"]
+__all__ = ["DocumentOutcome", "DocumentService", "Refusal", "sha256_of"]
 
 log = logging.getLogger(__name__)
 _json = msgspec.json.Encoder(decimal_format="string")
@@ -31,6 +32,13 @@ def _is_blank(doc: ParsedDocument) -> bool:
 
 def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+class Refusal(msgspec.Struct, frozen=True):
+    """Why a path of the room is not read at all (a link out of the room), in words a person can act on."""
+
+    reason: str
+    detail: str
 
 
 class DocumentOutcome(msgspec.Struct):
@@ -116,7 +124,23 @@ class DocumentService:
         await self._store_failure(room, rel, int(row["id"]), failure)
         return DocumentOutcome(int(row["id"]), rel, "failed", reason=failure.reason, detail=failure.detail)
 
-    async def _store_failure(self, room: str, rel: str, document_id: int, failure: ParseFailure) -> None:
+    async def refuse(self, room: str, rel: str, reason: str, detail: str, *, kind: str = "filing") -> DocumentOutcome:
+        """Record a path the room may not read as a failed document with the reason, once; a version
+        read there before is retired first, so the decks that cited it are re-verified."""
+        marker = f"refused:{reason}"
+        async with self._pool.acquire() as conn:
+            await conn.execute(query("ensure_room"), room)
+            current = await conn.fetchrow(query("current_document"), room, rel)
+        if current is not None and current["sha256"] == marker and current["status"] == "failed":
+            return DocumentOutcome(current["id"], rel, "failed", cached=True, reason=reason, detail=detail)
+        if current is not None:
+            await self.remove(room, rel)
+        async with self._pool.acquire() as conn:
+            row = await conn.fetchrow(query("upsert_document"), room, rel, marker, 0, kind)
+        await self._store_failure(room, rel, int(row["id"]), Refusal(reason, detail))
+        return DocumentOutcome(int(row["id"]), rel, "failed", reason=reason, detail=detail)
+
+    async def _store_failure(self, room: str, rel: str, document_id: int, failure: ParseFailure | Refusal) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.execute(query("mark_failed"), document_id, Path(rel).suffix.lstrip(".") or None,
                                failure.reason, failure.detail)
@@ -160,7 +184,7 @@ class DocumentService:
                          "period_start", "period_end", "value", "unit", "scale", "currency", "as_printed",
                          "source", "dimensions"])
             await conn.execute(query("mark_parsed"), document_id, info.format, info.entity, key, info.form,
-                               info.fiscal_year_end, info.periods)
+                               info.fiscal_year_end, info.periods, info.names)
             superseded = [r["id"] for r in await conn.fetch(query("supersede_older_versions"), document_id, room, rel)]
             await self._bus.publish(
                 DocumentParsed(room=room, document_id=document_id, path=rel, format=info.format,
@@ -175,9 +199,28 @@ class DocumentService:
         self._index.replace_document(room, document_id, rel, doc.passages, drop=superseded)
         return len(doc.facts)
 
-    async def remove(self, room: str, rel: str) -> list[int]:
-        """A deleted file: its current version is marked removed and its facts superseded."""
-        async with self._pool.acquire() as conn:
-            ids = [r["id"] for r in await conn.fetch(query("mark_removed"), room, rel)]
+    async def remove(self, room: str, rel: str, conn: asyncpg.Connection | None = None) -> list[int]:
+        """A file gone from the room: its current version is marked removed (kept for history, its
+        facts superseded and its passages unindexed, so it is never cited again), and the removal
+        is published with it, so the decks whose claims touched it are re-verified."""
+        async with contextlib.AsyncExitStack() as stack:
+            if conn is None:
+                conn = await stack.enter_async_context(self._pool.acquire())
+            async with conn.transaction():
+                rows = await conn.fetch(query("mark_removed"), room, rel)
+                for r in rows:
+                    await self._bus.publish(DocumentChanged(room=room, path=rel, sha256=r["sha256"], size=0,
+                                                            document_id=r["id"], removed=True), conn)
+        ids = [int(r["id"]) for r in rows]
         self._index.remove_documents(ids)
         return ids
+
+    async def retire_missing(self, room: str, present: set[str]) -> list[int]:
+        """Retire every current filing of the room whose path is not in ``present`` (what is on disk)."""
+        async with self._pool.acquire() as conn:
+            known = [r["path"] for r in await conn.fetch(query("current_filing_paths"), room)]
+        retired: list[int] = []
+        for rel in known:
+            if rel not in present:
+                retired += await self.remove(room, rel)
+        return retired

@@ -9,6 +9,7 @@ import logging
 import re
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
 from decimal import Decimal
 from typing import Any
 
@@ -17,9 +18,11 @@ import msgspec
 
 from events.bus import Bus
 from events.types import ClaimExtracted, DeckSubmitted, RuleEvaluated, RunFinished, VerdictReached
+from parsers.catalogue import Catalogue, RoomDocument, build_catalogue
 from parsers.claims import extract_claims
 from parsers.entities import entity_key
 from parsers.model import Claim, Fact, FactSource, ParseFailure, ParsedDeck
+from parsers.resolve import resolve_claims
 from services.llm_claims import LLMSettings, extract_with_model
 from services.parsing import ParserPool
 from services.search import PassageIndex
@@ -51,6 +54,7 @@ def claim_json(claim: Claim, verdict: Verdict | None) -> dict[str, Any]:
         "entity": claim.entity,
         "kind": claim.kind,
         "bbox": list(claim.bbox) if claim.bbox else None,
+        "resolved": {"entity": claim.resolution.entity, "period": claim.resolution.period},
     }
     if verdict is not None:
         out.update(
@@ -108,6 +112,8 @@ class Verifier:
             await self._finish(run_id, room, "failed", f"{parsed.reason}: {parsed.detail}", Counter(), result, 0)
             return result
 
+        coverage, catalogue = await self._room_documents(room)
+        parsed = resolve_claims(parsed, catalogue)
         claims = parsed.claims
         async with self._pool.acquire() as conn, conn.transaction():
             for c in claims:
@@ -118,7 +124,7 @@ class Verifier:
                 await self._bus.publish(ClaimExtracted(room=room, run_id=run_id, claim_id=c.id, page=c.page,
                                                        text=c.text, claim=msgspec.to_builtins(c)), conn)
 
-        coverage, facts = await self._room_evidence(room, claims)
+        facts = await self._room_facts(room, claims)
         bodies: dict[str, dict[str, Any]] = {}
         for claim in claims:
             if stored := progress.get(claim.id):
@@ -141,6 +147,27 @@ class Verifier:
         }
         await self._finish(run_id, room, "finished", None, counts, result, len(parsed.discarded))
         return result
+
+    async def read_deck(self, data: bytes, name: str) -> ParsedDeck | ParseFailure:
+        """The deck's claims as printed, not yet resolved against any room."""
+        return await self._extract(data, name)
+
+    async def resolve(self, room: str, parsed: ParsedDeck) -> ParsedDeck:
+        """Claims resolved against the room as it is now."""
+        _, catalogue = await self._room_documents(room)
+        return resolve_claims(parsed, catalogue)
+
+    async def judge_claims(self, run_id: int, room: str, claims: list[Claim]) -> AsyncIterator[dict[str, Any]]:
+        """Judge resolved claims already stored in run ``run_id`` against the room as it is now,
+        yielding each claim's contract body once its verdict is stored and published."""
+        if not claims:
+            return
+        coverage, _ = await self._room_documents(room)
+        facts = await self._room_facts(room, claims)
+        for claim in claims:
+            evidence = Evidence(coverage=coverage, facts=self._facts_for(claim, facts),
+                                passages=await asyncio.to_thread(self._passages, room, claim))
+            yield claim_json(claim, await self._judge(run_id, room, claim, evidence))
 
     async def _extract(self, data: bytes, name: str) -> ParsedDeck | ParseFailure:
         # Loading runs in a bounded parser process: a deck arrives from anywhere (zip bombs too).
@@ -188,7 +215,22 @@ class Verifier:
 
     # ------------------------------------------------------------ evidence
 
-    async def _room_evidence(self, room: str, claims: list[Claim]) -> tuple[list[Coverage], list[Fact]]:
+    async def _room_documents(self, room: str) -> tuple[list[Coverage], Catalogue]:
+        async with self._pool.acquire() as conn:
+            docs = await conn.fetch(query("room_coverage"), room)
+        coverage = [
+            Coverage(document=d["path"], entity=d["entity"], form=d["form"], periods=list(d["periods"]),
+                     fiscal_year_end=d["fiscal_year_end"])
+            for d in docs
+        ]
+        catalogue = build_catalogue(
+            RoomDocument(path=d["path"], entity=d["entity"], fiscal_year_end=d["fiscal_year_end"],
+                         periods=tuple(d["periods"]), names=tuple(d["names"]))
+            for d in docs
+        )
+        return coverage, catalogue
+
+    async def _room_facts(self, room: str, claims: list[Claim]) -> list[Fact]:
         wanted: set[str] = set()
         for c in claims:
             wanted |= needed_metrics(c)
@@ -196,14 +238,8 @@ class Verifier:
         patterns = sorted({f"label:%{w}%" for m in wanted if m.startswith("label:")
                            for w in _LABEL_WORD.findall(m[6:])})
         async with self._pool.acquire() as conn:
-            docs = await conn.fetch(query("room_coverage"), room)
             rows = await conn.fetch(query("facts_for_metrics"), room, exact, patterns)
-        coverage = [
-            Coverage(document=d["path"], entity=d["entity"], form=d["form"], periods=list(d["periods"]),
-                     fiscal_year_end=d["fiscal_year_end"])
-            for d in docs
-        ]
-        facts = [
+        return [
             Fact(entity=r["entity"], metric=r["metric"], label=r["label"], basis=r["basis"], period=r["period"],
                  period_start=r["period_start"], period_end=r["period_end"], value=Decimal(r["value"]),
                  unit=r["unit"], scale=r["scale"], currency=r["currency"], as_printed=r["as_printed"],
@@ -211,7 +247,6 @@ class Verifier:
                  dimensions=_dims_decoder.decode(r["dimensions"]))
             for r in rows
         ]
-        return coverage, facts
 
     @staticmethod
     def _facts_for(claim: Claim, facts: list[Fact]) -> list[Fact]:

@@ -414,9 +414,14 @@ def _scope(run: _Run) -> RuleOutcome:
     entities = {c.entity for c in coverage if c.entity}
     run.entity = claim.entity or (next(iter(entities)) if len(entities) == 1 else "")
     run.period = _norm_period(claim.period)
-    if not run.entity or not claim.period:
-        missing = "company" if not run.entity else "period"
-        return _decide(run, "scope", "no-evidence", f"The claim names no {missing}, so there is nothing to look up.")
+    if not run.entity:
+        looked = f" ({claim.resolution.entity})" if claim.resolution.entity else ""
+        return _decide(run, "scope", "no-evidence",
+                       f"The claim names no company the room holds{looked}, so there is nothing to look up.")
+    if not claim.period:
+        return _decide(run, "scope", "no-evidence",
+                       "The claim names no period (looked in its words, its table column, its slide's title and "
+                       "text, and the cover), so there is nothing to look up.")
     run.docs = [c for c in coverage if same_entity(c.entity, run.entity)]
     fy = _fiscal_year(run.period)
     covering = [
@@ -644,8 +649,15 @@ def _printed_candidate(run: _Run, fact: Fact, use: str) -> _Candidate:
     )
 
 
+def _tier(fact: Fact) -> int:
+    """How directly a figure was read: a tagged iXBRL cell, then a table cell, then a sentence."""
+    if fact.source.kind == "ixbrl" or fact.source.concept:
+        return 0
+    return 1 if fact.source.kind == "table" else 2
+
+
 def _best(run: _Run, facts: list[Fact]) -> Fact:
-    return max(facts, key=lambda f: (run.recency(f), -_half_unit(f)))
+    return max(facts, key=lambda f: (-_tier(f), run.recency(f), -_half_unit(f)))
 
 
 def _groups(run: _Run, use: str) -> dict[tuple[str, str, str], list[Fact]]:
@@ -745,6 +757,10 @@ def _same_slot(run: _Run, c: _Candidate) -> bool:
 def _decisive(run: _Run, pool: list[_Candidate]) -> list[_Candidate]:
     """The figures that decide a slot: printed at the claim's precision, else computed; latest filing."""
     printed = [c for c in pool if c.how == "printed"]
+    if printed:
+        # A sentence never outranks a table cell, nor a table cell a tagged one, for the same slot.
+        top = min(_tier(c.inputs[0][0]) for c in printed)
+        printed = [c for c in printed if _tier(c.inputs[0][0]) == top]
     fine = [c for c in printed if c.half <= run.tol]
     chosen = fine or [c for c in pool if c.how == "computed"] or printed
     newest = max(c.recency for c in chosen)
@@ -876,6 +892,12 @@ def _decide(run: _Run, rule: str, verdict: str, reason: str, *, found: Decimal |
     return RuleOutcome(rule, "decided", f"{verdict}: {reason}")  # type: ignore[arg-type]
 
 
+def _provenance(claim: Claim) -> str:
+    said = [f"company from {claim.resolution.entity}" if claim.resolution.entity else "",
+            f"period from {claim.resolution.period}" if claim.resolution.period else ""]
+    return f" ({'; '.join(x for x in said if x)})" if any(said) else ""
+
+
 def _citation(fact: Fact, role: str) -> Citation:
     s = fact.source
     return Citation(
@@ -901,6 +923,8 @@ def evaluate(claim: Claim, evidence: Evidence) -> Iterator[RuleOutcome | Verdict
         trace.append(outcome)
         yield outcome
     decision = run.decision or _Decision("no-evidence", "No rule reached a decision.")
+    if decision.verdict == "no-evidence" and run.entity and claim.period:
+        decision.reason += f" Resolved as {_metric_name(run.q.metric)} of {run.label()}{_provenance(claim)}."
     seen: set[tuple[str, str, str]] = set()
     citations = []
     for fact, role in decision.cited:

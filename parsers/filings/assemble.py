@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from datetime import date, timedelta
 
+from parsers.entities import printed_names
 from parsers.filings.facts import growth_facts, make_table, table_facts, text_facts
 from parsers.filings.ixbrl import Context, XbrlFact, fact_from
 from parsers.filings.sections import SectionTree, chunk_passages, heading_level, short_hash
@@ -201,6 +202,7 @@ class Assembler:
             periods=main_periods(facts),
             pages=pages,
             ticker=ticker,
+            names=printed_names(entity, " ".join(p.text for p in self.passages), ticker) if entity else [],
         )
         return ParsedDocument(document=info, sections=self.tree.finish(), tables=tables, facts=facts,
                               passages=self.passages)

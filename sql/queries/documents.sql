@@ -27,7 +27,7 @@ DELETE FROM fact WHERE document_id = $1;
 
 -- name: mark_parsed
 UPDATE document SET status = 'parsed', format = $2, entity = $3, entity_key = $4, form = $5,
-       fiscal_year_end = $6, periods = $7, error_reason = NULL, error_detail = NULL, parsed_at = now()
+       fiscal_year_end = $6, periods = $7, names = $8, error_reason = NULL, error_detail = NULL, parsed_at = now()
 WHERE id = $1;
 
 -- name: mark_failed
@@ -49,14 +49,14 @@ SELECT id FROM old;
 WITH d AS (
     UPDATE document SET status = 'removed'
     WHERE room = $1 AND path = $2 AND superseded_by IS NULL AND status <> 'removed'
-    RETURNING id
+    RETURNING id, sha256
 ), f AS (
     UPDATE fact SET superseded = true WHERE document_id IN (SELECT id FROM d)
 )
-SELECT id FROM d;
+SELECT id, sha256 FROM d;
 
 -- name: room_coverage
-SELECT id, path, entity, form, periods, fiscal_year_end, parsed_at, kind
+SELECT id, path, entity, form, periods, fiscal_year_end, parsed_at, kind, names
 FROM document
 WHERE room = $1 AND superseded_by IS NULL AND status = 'parsed' AND kind = 'filing'
 ORDER BY path;

@@ -1,0 +1,118 @@
+"""Claims as printed, resolved against the room they are checked in: which company, which period
+in that company's own fiscal calendar, and which basis, each with where it came from.
+
+Extraction (``parsers.claims``) says what a slide prints; this step says what it refers to. The
+room is a closed world (``parsers.catalogue``): a company is one the room's filings are about,
+found in the claim's own words, then its slide's title and body, then the deck's cover and
+running footer, and a room about one company makes it the default. A cover that names its author
+(a research shop, a bank) names nobody the room holds, so it decides nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from parsers.catalogue import Catalogue, NamedEntity, RoomEntity
+from parsers.decks import repeated_lines
+from parsers.model import Claim, ParsedDeck, Resolution, Slide
+from parsers.periods import period_from_text
+
+__all__ = ["resolve_claims"]
+
+_DATED = re.compile(r"\b(?:ended|ending|as of)\b", re.I)
+_FIGURE = re.compile(r"\d")
+
+
+def _one(named: list[NamedEntity]) -> RoomEntity | None:
+    entities = {n.entity.name: n.entity for n in named}
+    return next(iter(entities.values())) if len(entities) == 1 else None
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    t = " ".join(text.split())
+    return f"'{t if len(t) <= limit else t[: limit - 3] + '...'}'"
+
+
+def _nearest_before(named: list[NamedEntity], at: int) -> NamedEntity:
+    before = [n for n in named if n.start <= at]
+    return before[-1] if before else named[0]
+
+
+def _subtitle(slide: Slide) -> str:
+    first = slide.blocks[0].text if slide.blocks else ""
+    return first if first and len(first) <= 120 and not _FIGURE.search(first) else ""
+
+
+class _DeckPlaces(msgspec.Struct):
+    cover: str
+    footer: str
+
+
+def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogue: Catalogue) -> tuple[RoomEntity | None, str]:
+    """The claim's company and where it was found, or None and what was looked at."""
+    own = " ".join(x for x in (claim.text, claim.row, claim.column) if x)
+    named = catalogue.named_in(own)
+    if named:
+        figure_at = claim.text.find(claim.printed.split()[-1]) if claim.printed else 0
+        hit = _nearest_before(named, max(figure_at, 0)) if len({n.entity.name for n in named}) > 1 else named[0]
+        return hit.entity, f"the claim's words name {hit.name!r}"
+    looked = ["the claim's words"]
+    if slide is not None:
+        for where, text in (("slide title", slide.title), ("slide subtitle", _subtitle(slide))):
+            if text and (e := _one(catalogue.named_in(text))):
+                return e, f"{where} {_quote(text)}"
+        body = " ".join(b.text for b in slide.blocks)
+        if e := _one(catalogue.named_in(body)):
+            return e, f"the only company slide {slide.page} names"
+        looked.append(f"slide {slide.page}'s title {_quote(slide.title)} and text" if slide.title else f"slide {slide.page}'s text")
+    for where, text in (("cover", places.cover), ("running header or footer", places.footer)):
+        if text and (e := _one(catalogue.named_in(text))):
+            return e, f"the deck's {where}"
+    looked.append("the cover and running footers")
+    if len(catalogue.entities) == 1:
+        return catalogue.entities[0], "the room holds one company"
+    return None, "looked in " + ", ".join(looked) + " for " + catalogue.searched()
+
+
+def _segment_is_entity(basis: str, entity: RoomEntity) -> bool:
+    if not basis.startswith("segment:"):
+        return False
+    words = set(basis[len("segment:"):].lower().split())
+    own = {w.lower().strip(".,") for n in entity.names for w in re.split(r"[\s,]+", n) if w}
+    return bool(words) and words <= own
+
+
+def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
+    """Every claim with its company, fiscal period and basis read against the room.
+
+    A room with no parsed filing resolves nothing: the claims keep what extraction read.
+    """
+    if not catalogue.entities:
+        return parsed
+    slides = {s.page: s for s in parsed.deck.slides}
+    cover_slide = parsed.deck.slides[0] if parsed.deck.slides else None
+    cover = " ".join([cover_slide.title, *(b.text for b in cover_slide.blocks[:4])]) if cover_slide else ""
+    places = _DeckPlaces(cover=cover, footer=" ".join(repeated_lines(parsed.deck)))
+    out: list[Claim] = []
+    for claim in parsed.claims:
+        entity, entity_why = _entity_for(claim, slides.get(claim.page), places, catalogue)
+        period, period_why = claim.period, claim.resolution.period
+        basis, stated = claim.basis, claim.basis_stated
+        if entity is not None:
+            if claim.resolution.period_text and _DATED.search(claim.resolution.period_text) and entity.fye:
+                # "Three months ended June 28, 2025" is Apple's Q3 but a calendar company's Q2.
+                again = period_from_text(claim.resolution.period_text, entity.fye)
+                if again and again != period:
+                    period, period_why = again, f"{period_why}, in {entity.name}'s fiscal calendar"
+            if _segment_is_entity(basis, entity):
+                # "Netflix revenue": the company's own name, not a segment of it.
+                basis, stated = "GAAP", False
+        resolution = msgspec.structs.replace(claim.resolution, entity=entity_why, period=period_why)
+        out.append(msgspec.structs.replace(
+            claim, entity=entity.name if entity else None, period=period, basis=basis, basis_stated=stated,
+            resolution=resolution,
+        ))
+    entities = {c.entity for c in out if c.entity}
+    return msgspec.structs.replace(parsed, claims=out, entity=next(iter(entities)) if len(entities) == 1 else None)
