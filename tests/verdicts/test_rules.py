@@ -334,9 +334,15 @@ def test_needed_metrics_for_growth_include_the_quantity_and_its_printed_rate():
 
 
 def test_evaluate_is_lazy_so_each_rule_can_be_emitted_as_it_completes():
-    stream = evaluate(claim("$391.0B", "revenue", "FY2024"), ev(ROOM, *REV))
+    # A rule that ran before it was asked for would have seen the facts taken away after the first outcome.
+    evidence = ev(ROOM, *REV)
+    stream = evaluate(claim("$391.0B", "revenue", "FY2024"), evidence)
     first = next(stream)
-    assert isinstance(first, RuleOutcome) and first.rule == "scope"
+    assert isinstance(first, RuleOutcome) and first.rule == "scope" and first.outcome != "decided"
+    evidence.facts.clear()
+    rest = list(stream)
+    assert [r.rule for r in rest[:-1]] == list(RULES[1:])
+    assert isinstance(rest[-1], Verdict) and rest[-1].verdict == "no-evidence", rest[-1].reason
 
 
 def test_a_ratio_claim_divides_by_the_denominator_it_names():
