@@ -26,15 +26,16 @@ Handler = Callable[[bytes], Awaitable[None]]
 
 async def enqueue(
     conn: asyncpg.Connection, entrypoint: str, payload: bytes, *, dedupe_key: str | None = None,
-    execute_after: timedelta | None = None,
+    execute_after: timedelta | None = None, priority: int = 0,
 ) -> int | None:
-    """Queue one job in ``conn``'s transaction; with ``dedupe_key``, a queued twin is kept instead."""
+    """Queue one job in ``conn``'s transaction; with ``dedupe_key``, a queued twin is kept instead.
+    Workers take higher ``priority`` first, then older jobs first."""
     queries = Queries.from_asyncpg_connection(conn)
     if dedupe_key is None:
-        ids = await queries.enqueue(entrypoint, payload, execute_after=execute_after)
+        ids = await queries.enqueue(entrypoint, payload, priority, execute_after=execute_after)
     else:
-        ids = await queries.enqueue(entrypoint, payload, execute_after=execute_after, dedupe_key=dedupe_key,
-                                    on_conflict="skip")
+        ids = await queries.enqueue(entrypoint, payload, priority, execute_after=execute_after,
+                                    dedupe_key=dedupe_key, on_conflict="skip")
     return int(ids[0]) if ids and ids[0] is not None else None
 
 
@@ -75,7 +76,7 @@ async def run_worker(
     try:
         await manager.run(
             batch_size=max(1, concurrency),
-            max_concurrent_tasks=max(2, concurrency * 2),
+            max_concurrent_tasks=max(3, concurrency * 3),
             heartbeat_timeout=timedelta(seconds=heartbeat_seconds),
             dequeue_timeout=timedelta(seconds=min(5.0, heartbeat_seconds)),
         )

@@ -94,12 +94,19 @@ def _load_deck(data: bytes, name: str) -> bytes:
     return _encoder.encode(LoadedDeck(deck=out) if isinstance(out, Deck) else LoadedDeck(failure=out))  # type: ignore[arg-type]
 
 
+def _cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 class ParserPool:
     """A small pool of parser processes with a memory cap and a per-file deadline."""
 
     def __init__(self, workers: int | None = None, *, memory_bytes: int = 3 * 1024**3,
                  timeout_s: float = 120.0, max_file_bytes: int = 300 * 1024**2) -> None:
-        self._workers = workers or max(1, min(4, os.cpu_count() or 1))
+        self._workers = workers or _cores()
         self._memory = memory_bytes
         self._timeout = timeout_s
         self._max_file_bytes = max_file_bytes

@@ -19,9 +19,9 @@ from events.types import DeckSubmitted, DocumentChanged, RunFinished, VerdictCha
 from parsers.model import Claim
 from services.documents import DocumentService, sha256_of
 from services.jobs import Handler, enqueue
+from services.reverify import Reverifier, Slot, touches
 from services.sqlfiles import query
 from services.verifier import VERDICTS, Verifier
-from verdicts.rules import needed_metrics
 
 __all__ = [
     "JOB_PARSE",
@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 JOB_PARSE = "parse"
 JOB_VERIFY = "verify"
 JOB_REVERIFY = "reverify"
+PARSE_PRIORITY = -1
+"""Below every other job's (0): queued verification, re-verification and delivery go first."""
 
 # Connection trouble is worth a retry on another attempt; anything else would fail the same way.
 _TRANSIENT = (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.DeadlockDetectedError)
@@ -79,25 +81,6 @@ class Submitted(msgspec.Struct):
     queued: bool = True
 
 
-Slot = tuple[str, str, str]
-"""(entity key, metric, period) of a fact."""
-
-
-def touches(claim: Claim, claim_entity_key: str | None, slots: set[Slot]) -> bool:
-    """Whether a changed set of fact slots can move this claim's verdict."""
-    metrics = needed_metrics(claim)
-    by_label = any(m.startswith("label:") for m in metrics)
-    periods = {p for p in (claim.period, claim.comparison_period) if p}
-    for key, metric, period in slots:
-        if claim_entity_key and key and key != claim_entity_key:
-            continue
-        if periods and period not in periods:
-            continue
-        if metric in metrics or (by_label and metric.startswith("label:")):
-            return True
-    return False
-
-
 def _format_of(path: str) -> str | None:
     return PurePosixPath(path).suffix.lstrip(".").lower() or None
 
@@ -110,6 +93,7 @@ class Pipeline:
         self._bus = bus
         self._documents = documents
         self._verifier = verifier
+        self._reverifier = Reverifier(pool, bus, verifier)
 
     # ------------------------------------------------------------ submissions
 
@@ -124,8 +108,10 @@ class Pipeline:
                 return Submitted(room, rel, sha, queued=False)
             await conn.execute(query("store_blob"), sha, data)
             await self._bus.publish(DocumentChanged(room=room, path=rel, sha256=sha, size=len(data)), conn)
+            # Parses yield to verification and delivery: a drop of many files must not hold the first
+            # filing's flips behind the last filing's parse.
             await enqueue(conn, JOB_PARSE, msgspec.json.encode(ParseJob(room, rel, sha)),
-                          dedupe_key=f"parse:{room}:{rel}:{sha}")
+                          dedupe_key=f"parse:{room}:{rel}:{sha}", priority=PARSE_PRIORITY)
         return Submitted(room, rel, sha)
 
     async def submit_deck(self, room: str, rel: str, data: bytes, *, trigger: str) -> Submitted:
@@ -206,7 +192,9 @@ class Pipeline:
             async with self._pool.acquire() as conn:
                 await conn.execute(query("mark_run_running"), job.run_id)
             try:
-                await self._verifier.run(job.run_id, room, deck_path, bytes(data))
+                if run["trigger"] != "reverify" or not await self._reverifier.run_locked(
+                        job.run_id, bytes(data), run["sha256"]):
+                    await self._verifier.run(job.run_id, room, deck_path, bytes(data))
             except _TRANSIENT:
                 raise
             except Exception as exc:  # noqa: BLE001 - a bug in one deck fails its run, visibly, not the worker
@@ -226,7 +214,7 @@ class Pipeline:
             # A run still going when the facts changed may have read the room before they did, and
             # a deck on its first run has nothing to compare against yet: wait until they finish,
             # then compare against their results.
-            under_way = await conn.fetchval(query("runs_older_than_event_in_flight"), job.room, job.event_id)
+            under_way = await conn.fetchval(query("first_runs_in_flight"), job.room, job.event_id)
             if under_way and job.waits < _MAX_REVERIFY_WAITS:
                 later = msgspec.structs.replace(job, waits=job.waits + 1)
                 await enqueue(conn, JOB_REVERIFY, msgspec.json.encode(later), execute_after=_REVERIFY_WAIT,
@@ -242,23 +230,39 @@ class Pipeline:
                 if any(touches(msgspec.json.decode(c["body"], type=Claim), c["entity_key"], slots) for c in claims):
                     touched.append(cand)
         for cand in touched:
-            async with self._pool.acquire() as conn, conn.transaction():
-                run_id = await conn.fetchval(query("create_reverify_run"), job.room, cand["deck_document_id"],
-                                             cand["deck_path"], job.document_id, cand["run_id"], job.event_id)
-                if run_id is None:
-                    existing = await conn.fetchrow(query("find_reverify_run"), cand["deck_document_id"],
-                                                   job.event_id)
-                    run_id = existing["id"]
-                else:
-                    await self._bus.publish(DeckSubmitted(room=job.room, run_id=run_id, path=cand["deck_path"],
-                                                          trigger="reverify",
-                                                          document_id=cand["deck_document_id"]), conn)
-                await enqueue(conn, JOB_VERIFY, msgspec.json.encode(VerifyJob(run_id)),
-                              dedupe_key=f"verify:{run_id}")
+            await self._reverify_deck(job, cand["deck_document_id"], cand["deck_path"], int(cand["run_id"]))
         if touched:
             log.info("re-verifying %d deck(s) in %s after document %s", len(touched), job.room, job.document_id)
 
     # ------------------------------------------------------------ helpers
+
+    async def _reverify_deck(self, job: ReverifyJob, deck_id: int, deck_path: str, candidate: int) -> None:
+        """One deck's re-verification for one event, done here and now under the deck's lock."""
+        async with self._reverifier.locked(deck_id):
+            async with self._pool.acquire() as conn, conn.transaction():
+                # Chosen under the lock: the run before this one may have finished a moment ago.
+                baseline = int(await conn.fetchval(query("latest_finished_run"), deck_id) or candidate)
+                run_id = await conn.fetchval(query("create_reverify_run"), job.room, deck_id, deck_path,
+                                             job.document_id, baseline, job.event_id)
+                if run_id is None:
+                    run_id = (await conn.fetchrow(query("find_reverify_run"), deck_id, job.event_id))["id"]
+                else:
+                    await self._bus.publish(DeckSubmitted(room=job.room, run_id=run_id, path=deck_path,
+                                                          trigger="reverify", document_id=deck_id), conn)
+                run = await conn.fetchrow(query("run_for_job"), run_id)
+                data = await conn.fetchval(query("get_blob"), run["sha256"]) if run["sha256"] else None
+            try:
+                if data is not None and run["baseline_run_id"] is not None and \
+                        await self._reverifier.run(run_id, bytes(data), run["sha256"]):
+                    await self._record_flips(run_id, job.room, int(run["baseline_run_id"]),
+                                             run["cause_document_id"])
+                    return
+            except _TRANSIENT:
+                raise
+            except Exception:  # noqa: BLE001 - the verify job retries it and fails the run visibly
+                log.exception("re-verification run %s failed in place; queued as a verify job", run_id)
+        async with self._pool.acquire() as conn, conn.transaction():
+            await enqueue(conn, JOB_VERIFY, msgspec.json.encode(VerifyJob(run_id)), dedupe_key=f"verify:{run_id}")
 
     async def _record_flips(self, run_id: int, room: str, baseline: int, cause_id: int | None) -> None:
         async with self._pool.acquire() as conn, conn.transaction():

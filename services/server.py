@@ -20,6 +20,7 @@ from services.bootstrap import Core, open_core
 from services.dispatch import Dispatcher
 from services.jobs import Handler, run_worker
 from services.page import PAGE_ROUTES
+from services.pipeline import JOB_PARSE
 from services.settings import Settings
 from services.watcher import RoomWatcher
 from services.webhooks import JOB_DELIVER
@@ -50,10 +51,11 @@ async def _work_until_stopped(core: Core, stop: asyncio.Event, concurrency: int)
     and its manager shuts down; take jobs again on a fresh connection once the server is back."""
     while not stop.is_set():
         try:
-            # Deliveries may take at most half the slots: a hanging endpoint never starves verification.
+            # Deliveries and parses take at most a third of the slots each: a hanging endpoint or a
+            # drop of many filings never starves verification.
             await run_worker(core.dsn, job_handlers(core), concurrency=concurrency,
                              heartbeat_seconds=core.settings.heartbeat_seconds, stop=stop,
-                             limits={JOB_DELIVER: max(1, concurrency)})
+                             limits={JOB_DELIVER: max(1, concurrency), JOB_PARSE: max(1, concurrency)})
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             log.warning("worker: %s; taking jobs again in %.0fs", exc, _RESTART_WORKER_S)
         else:

@@ -34,6 +34,10 @@ export const urls = {
   runEvents: (id) => `/api/runs/${id}/events`,
   exportCsv: (id) => withToken(`/api/runs/${id}/export.csv`),
   exportXlsx: (id) => withToken(`/api/runs/${id}/export.xlsx`),
+  exportPdf: (id) => withToken(`/api/runs/${id}/export.pdf`),
+  runDeck: (id) => `/api/runs/${id}/deck`,
+  runDeckPage: (id, page) => withToken(`/api/runs/${id}/deck/pages/${page}/image`),
+  runHistory: (id) => `/api/runs/${id}/history`,
   table: (documentId, tableId) => `/api/documents/${documentId}/tables/${encodeURIComponent(tableId)}`,
   pageImage: (documentId, page, bbox) => withToken(
     `/api/documents/${documentId}/pages/${page}/image` + (bbox ? `?bbox=${bbox.map((n) => n.toFixed(2)).join(",")}` : "")),

@@ -1,7 +1,7 @@
 // One card per claim: created when the claim is extracted, filled in when its verdict arrives.
 
 import { h, replaceChildren } from "./dom.js";
-import { ROLE_LABELS, VERDICT_GLYPHS, VERDICT_LABELS, formatValue, unitOf } from "./format.js";
+import { ROLE_LABELS, VERDICT_GLYPHS, VERDICT_LABELS, formatTime, formatValue, unitOf } from "./format.js";
 
 const CURRENCY_SIGNS = { USD: "$", EUR: "€", GBP: "£", JPY: "¥" };
 
@@ -20,13 +20,39 @@ function claimSentence(claim) {
 }
 
 export class ClaimCard {
-  constructor(claim, { onCitation }) {
+  constructor(claim, { onCitation, onSelect, runId }) {
     this.claim = { ...claim };
     this.verdict = "pending";
     this.onCitation = onCitation;
+    this.runId = runId;
+    this.number = null;
+    this.history = [];
+    // Focusable from script only: next/previous claim moves focus here without adding tab stops.
     this.el = h("article", { class: "card", "data-verdict": "pending", "data-claim-id": claim.id,
-                             "aria-labelledby": `claim-${claim.id}` });
+                             "aria-labelledby": `claim-${claim.id}`, tabindex: "-1" });
+    this.el.addEventListener("click", (event) => {
+      if (!event.target.closest("button, a, summary, input")) onSelect?.(this.claim.id, { from: "cards" });
+    });
     this.render();
+  }
+
+  /** The claim's number: the one beside its mark on the slide and in the tickmarked PDF. */
+  setNumber(n) {
+    if (this.number === n) return;
+    this.number = n;
+    this.numberEl.textContent = n ? `#${n}` : "";
+  }
+
+  setSelected(selected) {
+    this.el.classList.toggle("is-selected", selected);
+    if (selected) this.el.setAttribute("aria-current", "true");
+    else this.el.removeAttribute("aria-current");
+  }
+
+  /** The claim's verdicts across the runs of this deck (oldest first), shown when there is more than one. */
+  setHistory(entries) {
+    this.history = entries || [];
+    this.historyEl.replaceWith(this.renderHistory());
   }
 
   /** A rule finished for this claim while its verdict is still out. */
@@ -58,10 +84,38 @@ export class ClaimCard {
     replaceChildren(this.el,
       h("header", { class: "card-head" },
         badge(this.verdict),
-        h("span", { class: "card-page" }, `Page ${c.page}`)),
+        h("span", { class: "card-page" }, this.numberEl = h("span", { class: "card-number" }, this.number ? `#${this.number}` : ""),
+          ` Page ${c.page}`)),
       h("h3", { class: "claim-text", id: `claim-${c.id}` }, claimSentence(c)),
       facets.length ? h("p", { class: "facets" }, facets.map((f) => h("span", { class: "facet" }, f))) : null,
-      this.verdict === "pending" ? this.progress : this.renderVerdict());
+      this.verdict === "pending" ? this.progress : this.renderVerdict(),
+      this.renderHistory());
+  }
+
+  renderHistory() {
+    const entries = this.history;
+    if (entries.length < 2 && !entries.some((e) => e.before)) {
+      this.historyEl = h("div", { class: "history", hidden: true });
+      return this.historyEl;
+    }
+    const label = (v) => VERDICT_LABELS[v] ?? v;
+    this.historyEl = h("div", { class: "history" },
+      h("p", { class: "history-title" }, "History"),
+      h("ol", { class: "history-list" }, entries.map((e) => {
+        const current = e.run_id === this.runId;
+        const why = e.trigger === "reverify"
+          ? (e.cause_document ? `after ${e.cause_document} changed` : "re-verification")
+          : e.trigger;
+        return h("li", { class: `history-entry${current ? " is-current" : ""}`, "data-run-id": e.run_id },
+          h("span", { class: `history-verdict history-verdict--${e.verdict}` }, label(e.verdict)),
+          e.before ? h("span", { class: "history-was" }, ` (was ${label(e.before)})`) : null,
+          " · ",
+          current ? h("span", {}, `run #${e.run_id} (this run)`) : h("a", { href: `#/runs/${e.run_id}` }, `run #${e.run_id}`),
+          ` · ${why} · `,
+          h("time", { datetime: e.changed_at || e.finished_at || e.created_at },
+            formatTime(e.changed_at || e.finished_at || e.created_at)));
+      })));
+    return this.historyEl;
   }
 
   renderVerdict() {

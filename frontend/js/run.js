@@ -1,9 +1,11 @@
-// The run view: verdict cards streaming in, counters, progress, filters, exports, and a banner
-// when a later re-verification flips one of this run's verdicts.
+// The run view: the deck with a tick mark at every claim beside the verdict cards (two views of
+// one run, one selection), counters, progress, filters, exports, keyboard moves, each claim's
+// history, and a banner when a later re-verification flips one of this run's verdicts.
 
 import { getJSON, subscribe, urls } from "./api.js";
 import { ClaimCard } from "./cards.js";
 import { changeBanners } from "./changes.js";
+import { DeckView } from "./deck.js";
 import { announce, h, replaceChildren } from "./dom.js";
 import { openEvidence } from "./evidence.js";
 import { VERDICTS, VERDICT_GLYPHS, VERDICT_LABELS } from "./format.js";
@@ -14,6 +16,8 @@ export function runView(main, runId, setCrumbs) {
   const cards = new Map();
   const streams = [];
   let filter = "all";
+  let selected = null;
+  let history = {};
   let finished = false;
   let room = null;
   let lastAnnounced = 0;
@@ -44,28 +48,102 @@ export function runView(main, runId, setCrumbs) {
     }));
   const exports = h("div", { class: "exports" },
     h("a", { class: "button", href: urls.exportCsv(runId), download: `tickmark-run-${runId}.csv` }, "Export CSV"),
-    h("a", { class: "button", href: urls.exportXlsx(runId), download: `tickmark-run-${runId}.xlsx` }, "Export XLSX"));
+    h("a", { class: "button", href: urls.exportXlsx(runId), download: `tickmark-run-${runId}.xlsx` }, "Export XLSX"),
+    h("a", { class: "button button--primary", href: urls.exportPdf(runId), download: `tickmark-run-${runId}.pdf` },
+      "Export tickmarked PDF"));
   const list = h("section", { class: "cards", "aria-label": "Claims", "aria-busy": "true" });
   const empty = h("p", { class: "empty", hidden: true }, "No claims with this verdict.");
+  const deck = new DeckView(runId, {
+    onSelect: (claimId) => select(claimId, { from: "deck" }),
+    onOpen: (claimId, opener) => openClaim(claimId, opener),
+    onNumbers: (numbers) => { for (const [claimId, n] of numbers) cards.get(claimId)?.setNumber(n); },
+  });
+  const keys = h("p", { class: "keys muted", id: "run-keys" }, "Keys: ",
+    h("kbd", {}, "j"), " / ", h("kbd", {}, "k"), " next and previous claim · ",
+    h("kbd", {}, "o"), " open its evidence · ",
+    h("kbd", {}, "1"), "–", h("kbd", {}, "4"), " show one verdict · ", h("kbd", {}, "0"), " all");
+  const views = h("div", { class: "run-views" },
+    h("div", { class: "pane pane--deck" }, deck.el),
+    h("div", { class: "pane pane--cards" }, list, empty));
 
   replaceChildren(main,
     h("div", { class: "page-head" }, h("div", {}, title, subtitle), exports),
     banners,
     h("section", { class: "summary", "aria-label": "Summary" }, counters, progress, progressText),
-    filters, list, empty);
+    h("div", { class: "run-tools" }, filters, keys), views);
 
   function onCitation(citation, claim, opener) {
+    select(claim.id, { from: "cards" });
     openEvidence({ citation, claim, room, opener });
   }
+
+  /** One selection for both views: the card and the mark of ``claimId``, each scrolled into view
+   * unless the click came from that view. */
+  function select(claimId, { from } = {}) {
+    if (selected) cards.get(selected)?.setSelected(false);
+    selected = claimId;
+    const card = cards.get(claimId);
+    card?.setSelected(true);
+    deck.select(claimId, { scroll: from !== "deck" });
+    if (card && from !== "cards") card.el.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    if (card && from === "keys") card.el.focus({ preventScroll: true });
+  }
+
+  /** What a click on a mark does: the evidence view of its first citation, as its card's button would. */
+  function openClaim(claimId, opener) {
+    const card = cards.get(claimId);
+    const citation = card?.claim.citations?.[0];
+    if (citation) openEvidence({ citation, claim: card.claim, room, opener });
+    else card?.el.focus({ preventScroll: true });
+  }
+
+  function visibleIds() {
+    return [...list.querySelectorAll(".card:not([hidden])")].map((el) => el.dataset.claimId);
+  }
+
+  function move(step) {
+    const ids = visibleIds();
+    if (!ids.length) return;
+    const at = ids.indexOf(selected);
+    const next = at < 0 ? (step > 0 ? 0 : ids.length - 1) : Math.min(ids.length - 1, Math.max(0, at + step));
+    select(ids[next], { from: "keys" });
+  }
+
+  function onKey(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (document.getElementById("evidence").open) return;
+    if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+    const onControl = event.target.closest?.("button, a, summary");
+    const key = event.key;
+    if (key === "j" || key === "n") move(1);
+    else if (key === "k" || key === "p") move(-1);
+    else if (key === "o" || (key === "Enter" && !onControl)) {
+      if (!selected) return;
+      openClaim(selected, cards.get(selected)?.el);
+    } else if (key === "0") setFilter("all");
+    else if (/^[1-4]$/.test(key)) setFilter(VERDICTS[Number(key) - 1]);
+    else return;
+    event.preventDefault();
+  }
+  document.addEventListener("keydown", onKey);
 
   function cardFor(claim) {
     let card = cards.get(claim.id);
     if (!card) {
-      card = new ClaimCard(claim, { onCitation });
+      card = new ClaimCard(claim, { onCitation, onSelect: select, runId });
       cards.set(claim.id, card);
       list.append(card.el);
+      if (history[claim.id]) card.setHistory(history[claim.id]);
     }
+    deck.update(claim);
     return card;
+  }
+
+  async function loadHistory() {
+    try {
+      history = await getJSON(urls.runHistory(runId));
+    } catch { return; /* the cards stand without it */ }
+    for (const [claimId, entries] of Object.entries(history)) cards.get(claimId)?.setHistory(entries);
   }
 
   function tally() {
@@ -99,6 +177,7 @@ export function runView(main, runId, setCrumbs) {
   function setFilter(verdict) {
     filter = verdict;
     for (const [key, button] of Object.entries(filterButtons)) button.setAttribute("aria-pressed", String(key === verdict));
+    deck.setFilter(verdict);
     applyFilter();
   }
 
@@ -114,6 +193,8 @@ export function runView(main, runId, setCrumbs) {
 
   function finish(status, error) {
     finished = true;
+    deck.reload();
+    loadHistory();
     list.setAttribute("aria-busy", "false");
     if (status === "failed") {
       banners.append(h("div", { class: "banner banner--error", role: "alert" },
@@ -126,12 +207,13 @@ export function runView(main, runId, setCrumbs) {
   function showChange(change) {
     showBanner(change);
     cards.get(change.claim_id)?.markChanged(change);
+    loadHistory();
   }
 
   function renderResult(result) {
     for (const claim of result.claims || []) {
       const card = cardFor(claim);
-      if (claim.verdict) card.decide(claim);
+      if (claim.verdict) { card.decide(claim); deck.update(claim); }
     }
   }
 
@@ -139,7 +221,7 @@ export function runView(main, runId, setCrumbs) {
     const source = subscribe(urls.runEvents(runId), {
       "claim.extracted": (event) => { cardFor({ ...event.claim, metric: event.claim.metric || event.claim.label, id: event.claim_id, page: event.page, text: event.text }); refresh(); },
       "rule.evaluated": (event) => cards.get(event.claim_id)?.ruleEvaluated(event.rule, event.outcome, event.detail),
-      "verdict.reached": (event) => { cardFor(event.result).decide(event.result); refresh(); },
+      "verdict.reached": (event) => { cardFor(event.result).decide(event.result); deck.update(event.result); refresh(); },
       "run.finished": async (event) => {
         source.close();
         // The stored result is the record the exports and the API serve; settle on it.
@@ -174,6 +256,7 @@ export function runView(main, runId, setCrumbs) {
         ? [" · re-verification of ", h("a", { href: `#/runs/${run.baseline_run_id}` }, `run #${run.baseline_run_id}`)]
         : null);
     setCrumbs([["Rooms", "#/"], [room, `#/rooms/${encodeURIComponent(room)}`], [`Run #${runId}`, null]]);
+    deck.load().then((drawn) => { if (!drawn) views.classList.add("run-views--cards-only"); });
     const status = run.status ?? (run.counts ? "finished" : "running");
     if (status === "finished" || status === "failed") {
       renderResult(run);
@@ -184,7 +267,10 @@ export function runView(main, runId, setCrumbs) {
     watchRoom();
   })();
 
-  return () => streams.forEach((source) => source.close());
+  return () => {
+    streams.forEach((source) => source.close());
+    document.removeEventListener("keydown", onKey);
+  };
 }
 
 function summarySentence(counts, decided, total, finished) {

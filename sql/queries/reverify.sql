@@ -1,0 +1,45 @@
+-- name: lock_deck
+-- Session-level: one re-verification of a deck at a time, so each compares against the one before.
+SELECT pg_advisory_lock(hashtextextended($1::text, 7411204));
+
+-- name: unlock_deck
+SELECT pg_advisory_unlock(hashtextextended($1::text, 7411204));
+
+-- name: latest_finished_run
+SELECT id FROM run WHERE deck_document_id = $1 AND status = 'finished' ORDER BY id DESC LIMIT 1;
+
+-- name: reverify_run
+SELECT r.id, r.room, r.deck_path, r.status, r.baseline_run_id, r.cause_document_id, r.deck_document_id,
+       b.result IS NOT NULL AS baseline_done
+FROM run r LEFT JOIN run b ON b.id = r.baseline_run_id
+WHERE r.id = $1 AND r.trigger = 'reverify';
+
+-- name: copy_claims
+-- A re-verification reads the deck's claims from its baseline instead of reading the deck again.
+INSERT INTO claim (run_id, claim_id, room, page, entity_key, metric, period, body)
+SELECT $1, claim_id, room, page, entity_key, metric, period, body FROM claim WHERE run_id = $2
+ON CONFLICT (run_id, claim_id) DO NOTHING
+RETURNING claim_id, page, body::text AS body;
+
+-- name: baseline_claims
+SELECT c.claim_id, c.entity_key, c.body::text AS body, v.verdict, v.body::text AS verdict_body
+FROM claim c LEFT JOIN verdict v ON v.run_id = c.run_id AND v.claim_id = c.claim_id
+WHERE c.run_id = $1;
+
+-- name: copy_verdicts
+-- Claims the new facts cannot move keep their baseline verdicts.
+INSERT INTO verdict (run_id, claim_id, room, verdict, reason, body)
+SELECT $1, claim_id, room, verdict, reason, body FROM verdict WHERE run_id = $2 AND claim_id = ANY($3::text[])
+ON CONFLICT (run_id, claim_id) DO NOTHING
+RETURNING claim_id, verdict, reason, body::text AS body;
+
+-- name: reverify_deck
+SELECT deck_document_id FROM run WHERE id = $1 AND trigger = 'reverify';
+
+-- name: first_runs_in_flight
+-- Runs of the room created before the event and not yet finished, re-verifications aside (those
+-- take the deck's lock, so a later one waits for them and compares against their result): they
+-- may have read the room before the event's facts committed, so a re-verification waits for them.
+SELECT count(*) FROM run
+WHERE room = $1 AND status IN ('queued', 'running') AND trigger <> 'reverify'
+  AND created_at < (SELECT created_at FROM event WHERE id = $2);
