@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from decimal import Decimal
 from typing import Literal
 
@@ -63,8 +62,6 @@ class Coverage(msgspec.Struct):
     entity: str | None
     form: str | None
     periods: list[str]
-    filed: date | None = None
-    """Filing (or release) date: when two documents disagree on one slot, the later one wins."""
     fiscal_year_end: str | None = None
     """``--MM-DD`` as in ``DocumentInfo``: dates in passages are read as fiscal periods with it."""
 

@@ -6,8 +6,8 @@ completes, then exactly one ``Verdict``. Pure: no I/O, every comparison in ``Dec
 Conventions the fact service shares with these rules:
 - a printed growth rate is a fact with metric ``growth:<metric>`` (percent points), a printed share
   of total revenue ``share:<metric>``; a claimed ratio of two quantities is ``ratio:<num>/<den>``;
-- ``Coverage.filed`` (or, failing that, the latest period a document covers) orders documents when
-  two of them disagree on one slot: the later one wins and the other is cited as ``superseded``.
+- the latest period a document covers orders documents when two of them disagree on one slot (no
+  filing date is read from the room's files): the later one wins and the other is cited as ``superseded``.
 
 Tolerance (the band) comes from the claim as printed: the room's figure must round to the claim at
 the claim's last digit, i.e. half a unit either side ("$2.8B" is +/-0.05B, "36%" +/-0.5pt), with a
@@ -356,7 +356,7 @@ class _Candidate:
     inputs: tuple[tuple[Fact, str], ...]
     """The cited facts with their citation roles."""
     half: Decimal
-    recency: tuple[date, tuple[int, int]]
+    recency: tuple[int, int]
     alternate: bool = False
     arithmetic: str = ""
 
@@ -388,12 +388,11 @@ class _Run:
     decision: _Decision | None = None
     decided_by: str = ""
 
-    def recency(self, fact: Fact) -> tuple[date, tuple[int, int]]:
+    def recency(self, fact: Fact) -> tuple[int, int]:
         for c in self.evidence.coverage:
             if c.document == fact.document:
-                latest = max((_period_order(_norm_period(p)) for p in c.periods), default=(0, 0))
-                return c.filed or date.min, latest
-        return date.min, (0, 0)
+                return max((_period_order(_norm_period(p)) for p in c.periods), default=(0, 0))
+        return (0, 0)
 
     def basis(self, fact: Fact) -> str:
         return _basis_key(fact.basis, fact.metric, fact.dimensions)

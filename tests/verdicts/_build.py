@@ -74,8 +74,8 @@ def fact(
     )
 
 
-def cov(doc: str, entity: str, *periods: str, filed: date | None = None, fye: str | None = None) -> Coverage:
-    return Coverage(document=doc, entity=entity, form=None, periods=list(periods), filed=filed, fiscal_year_end=fye)
+def cov(doc: str, entity: str, *periods: str, fye: str | None = None) -> Coverage:
+    return Coverage(document=doc, entity=entity, form=None, periods=list(periods), fiscal_year_end=fye)
 
 
 def passage(doc: str, text: str, section: str = "MD&A") -> PassageHit:
