@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -16,9 +17,10 @@ from litestar.params import Body
 from litestar.response import Stream
 
 from events.bus import EventFilter, StoredEvent
-from services import exports, runs
+from services import exports, pdfexport, runs
 from services.access import Access
 from services.egress import TargetRefused
+from services.page import deck_of_run
 from services.sse import event_stream, last_event_id, sse_response
 from services.webhooks import WebhookIn, WebhookOut
 
@@ -220,7 +222,17 @@ async def export_xlsx(state: State, access: Access, run_id: int) -> Response[byt
     return _download(exports.to_xlsx(await _result(state, access, run_id)), media, run_id, "xlsx")
 
 
+@get("/api/runs/{run_id:int}/export.pdf", summary="The deck with every claim tickmarked, then the numbered claim list")
+async def export_pdf(state: State, access: Access, run_id: int) -> Response[bytes]:
+    """Marks are PDF annotations on one layer per verdict, so a reviewer can toggle them."""
+    result = await _result(state, access, run_id)
+    deck = await deck_of_run(state, access, run_id)
+    body = await asyncio.to_thread(pdfexport.export_pdf, result, deck.pdf)
+    return _download(body, "application/pdf", run_id, "pdf")
+
+
 API_ROUTES = [
+    export_pdf,
     upload_deck, get_run, run_events, list_rooms, room_documents, room_events, document_table,
     create_webhook, list_webhooks, delete_webhook, delete_webhook_by_path, export_csv, export_xlsx,
 ]

@@ -42,6 +42,7 @@ def _parser(settings: Settings) -> argparse.ArgumentParser:
     v.add_argument("deck")
     v.add_argument("--room", required=True, help="folder holding the room's filings")
     v.add_argument("--json", action="store_true", help="print one JSON object when done")
+    v.add_argument("--pdf", metavar="OUT", help="also write the deck with every claim tickmarked, as a PDF")
 
     t = sub.add_parser("token", help="per-room API tokens: create, revoke, list")
     tsub = t.add_subparsers(dest="token_command", required=True, metavar="ACTION")
@@ -90,7 +91,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "ingest":
         return commands.ingest(settings, args.dir, args.room)
     if args.command == "verify":
-        return commands.verify(settings, args.deck, args.room, args.json)
+        return commands.verify(settings, args.deck, args.room, args.json, pdf=args.pdf)
     if args.command == "token":
         return commands.token(settings, args.token_command, room=getattr(args, "room", None),
                               name=getattr(args, "name", ""), ident=getattr(args, "token", None))

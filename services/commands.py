@@ -100,7 +100,7 @@ def ingest(settings: Settings, room_dir: str, room: str | None) -> int:
     return asyncio.run(_ingest(settings, path, room))
 
 
-async def _verify(settings: Settings, deck: Path, room_dir: Path, as_json: bool) -> int:
+async def _verify(settings: Settings, deck: Path, room_dir: Path, as_json: bool, pdf: Path | None = None) -> int:
     from rich.console import Console
 
     err = Console(stderr=True)
@@ -121,6 +121,11 @@ async def _verify(settings: Settings, deck: Path, room_dir: Path, as_json: bool)
             else:
                 await stream
         result = await work
+        if pdf is not None:
+            from services.pdfexport import export_for_deck
+
+            pdf.write_bytes(await export_for_deck(core.parsers, data, deck.name, result))
+            err.print(f"tickmarked deck written to {pdf}")
     result["deck"] = str(deck)
     result["room"] = str(room_dir)
     result["documents"] = [{"path": o.path, "status": o.status, "reason": o.reason} for o in outcomes]
@@ -154,13 +159,16 @@ async def _stream(core: Any, run_id: int, err: Any) -> None:
                 return
 
 
-def verify(settings: Settings, deck: str, room_dir: str, as_json: bool) -> int:
+def verify(settings: Settings, deck: str, room_dir: str, as_json: bool, *, pdf: str | None = None) -> int:
     deck_path, room_path = Path(deck), Path(room_dir)
     if not deck_path.is_file():
         raise SystemExit(f"tickmark: {deck}: no such file")
     if not room_path.is_dir():
         raise SystemExit(f"tickmark: {room_dir}: not a folder")
-    return asyncio.run(_verify(settings, deck_path.resolve(), room_path.resolve(), as_json))
+    pdf_path = Path(pdf).resolve() if pdf else None
+    if pdf_path is not None and not pdf_path.parent.is_dir():
+        raise SystemExit(f"tickmark: {pdf}: its folder does not exist")
+    return asyncio.run(_verify(settings, deck_path.resolve(), room_path.resolve(), as_json, pdf_path))
 
 
 async def _token(settings: Settings, action: str, room: str | None, name: str, ident: str | None) -> int:

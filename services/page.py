@@ -1,9 +1,12 @@
 """The analyst's page: the static files under ``frontend/`` and the few reads only the page needs
-(a PDF page region with the cited cell's box drawn, a room's recent runs)."""
+(a PDF page region with the cited cell's box drawn, a room's recent runs, the run's deck drawn
+with its claims' places, and each claim's verdicts across re-verifications)."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import math
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -15,10 +18,11 @@ from litestar.datastructures import State
 from litestar.exceptions import HTTPException, NotFoundException
 from litestar.static_files import create_static_files_router
 
+from services import deckview
 from services.access import Access
 from services.sqlfiles import query
 
-__all__ = ["FRONTEND_DIR", "PAGE_ROUTES", "render_crop"]
+__all__ = ["FRONTEND_DIR", "HistoryEntry", "PAGE_ROUTES", "deck_of_run", "render_crop"]
 
 FRONTEND_DIR = Path(__file__).resolve().parent.parent / "frontend"
 _CONTEXT_POINTS = 90.0
@@ -36,6 +40,22 @@ class RunSummary(msgspec.Struct):
     counts: dict[str, int]
     created_at: datetime
     finished_at: datetime | None
+
+
+class HistoryEntry(msgspec.Struct):
+    """A claim's verdict in one run of its deck; ``before`` is set when that run flipped it."""
+
+    run_id: int
+    trigger: str
+    status: str
+    verdict: str
+    reason: str | None
+    created_at: datetime
+    finished_at: datetime | None = None
+    cause_document: str | None = None
+    """The filing whose change started this re-verification."""
+    before: str | None = None
+    changed_at: datetime | None = None
 
 
 @get("/", include_in_schema=False)
@@ -86,6 +106,69 @@ async def page_image(state: State, access: Access, document_id: int, page: int,
     return Response(png, media_type="image/png", headers={"Cache-Control": "private, max-age=86400"})
 
 
+async def deck_of_run(state: State, access: Access, run_id: int) -> deckview.RunDeck:
+    """The run's deck as PDF pages, or the HTTP answer that says why there are none."""
+    try:
+        deck = await deckview.run_deck(state.core, access.db(state.core.pool), run_id)
+    except deckview.DeckUnavailable as exc:
+        raise HTTPException(status_code=409, detail=str(exc)) from None
+    if deck is None or not access.allows(deck.room):
+        raise NotFoundException(f"no run {run_id}")
+    return deck
+
+
+@get("/api/runs/{run_id:int}/deck", summary="The run's deck: its pages, and where each claim and discard is printed")
+async def run_deck_layout(state: State, access: Access, run_id: int) -> deckview.DeckLayout:
+    """Boxes are PDF points from the page's top-left; marks are numbered in reading order, the
+    numbers the tickmarked PDF prints. Discards appear once the run has finished."""
+    deck = await deck_of_run(state, access, run_id)
+    async with access.db(state.core.pool).acquire() as conn:
+        claims = [msgspec.json.decode(r["body"]) for r in await conn.fetch(query("page_run_claim_bodies"), run_id)]
+        stored = await conn.fetchrow(query("api_run"), run_id)
+    result = msgspec.json.decode(stored["result"]) if stored and stored["result"] else {}
+    return await asyncio.to_thread(deckview.layout, run_id, deck.deck_path, deck.format, deck.pdf, claims,
+                                   result.get("discarded") or [])
+
+
+@get("/api/runs/{run_id:int}/deck/pages/{page:int}/image", media_type="image/jpeg",
+     summary="One slide of the run's deck as an image")
+async def run_deck_page(state: State, access: Access, run_id: int, page: int) -> Response[bytes]:
+    deck = await deck_of_run(state, access, run_id)
+    cache = deckview.pages_under(state.core.settings.home)
+    try:
+        image = await asyncio.to_thread(cache.image, deck.sha256, deck.pdf, page)
+    except IndexError:
+        raise NotFoundException(f"{deck.deck_path} has no page {page}") from None
+    # A deck version's pages never change.
+    return Response(image, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=86400"})
+
+
+async def _history(state: State, access: Access, run_id: int, claim_id: str | None) -> dict[str, list[HistoryEntry]]:
+    async with access.db(state.core.pool).acquire() as conn:
+        if await conn.fetchrow(query("page_run_deck"), run_id) is None:
+            raise NotFoundException(f"no run {run_id}")
+        rows = await conn.fetch(query("page_claim_history"), run_id, claim_id)
+    out: dict[str, list[HistoryEntry]] = {}
+    for r in rows:
+        out.setdefault(r["claim_id"], []).append(HistoryEntry(
+            run_id=r["run_id"], trigger=r["trigger"], status=r["status"], verdict=r["verdict"], reason=r["reason"],
+            created_at=r["created_at"], finished_at=r["finished_at"], cause_document=r["cause_document"],
+            before=r["before"], changed_at=r["changed_at"]))
+    return out
+
+
+@get("/api/runs/{run_id:int}/history", summary="Every claim's verdicts across the runs of this deck version")
+async def run_history(state: State, access: Access, run_id: int) -> dict[str, list[HistoryEntry]]:
+    """Keyed by claim id, oldest run first; runs after this one are included."""
+    return await _history(state, access, run_id, None)
+
+
+@get("/api/runs/{run_id:int}/claims/{claim_id:str}/history", summary="One claim's verdicts across re-verifications")
+async def claim_history(state: State, access: Access, run_id: int, claim_id: str) -> list[HistoryEntry]:
+    """Which run said what, which filing caused each re-verification, and when each verdict flipped."""
+    return (await _history(state, access, run_id, claim_id)).get(claim_id, [])
+
+
 def render_crop(pdf: bytes, page_number: int, box: tuple[float, float, float, float] | None) -> bytes:
     """PNG of page ``page_number`` (from 1), cropped to the band around ``box`` with the box drawn."""
     with pymupdf.open(stream=pdf, filetype="pdf") as doc:
@@ -105,6 +188,8 @@ def _parse_bbox(text: str) -> tuple[float, float, float, float]:
         x0, y0, x1, y1 = (float(part) for part in text.split(","))
     except ValueError:
         raise HTTPException(status_code=400, detail="bbox must be four numbers: x0,y0,x1,y1") from None
+    if not all(math.isfinite(v) for v in (x0, y0, x1, y1)):
+        raise HTTPException(status_code=400, detail="bbox must be four finite numbers: x0,y0,x1,y1")
     if x1 <= x0 or y1 <= y0:
         raise HTTPException(status_code=400, detail="bbox must have x1 > x0 and y1 > y0")
     return x0, y0, x1, y1
@@ -137,6 +222,10 @@ PAGE_ROUTES: list[object] = [
     room_runs,
     event_head,
     page_image,
+    run_deck_layout,
+    run_deck_page,
+    run_history,
+    claim_history,
     create_static_files_router(path="/static", directories=[FRONTEND_DIR], name="frontend",
                                include_in_schema=False),
 ]
