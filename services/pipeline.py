@@ -141,17 +141,18 @@ class Pipeline:
 
     async def file_removed(self, room: str, rel: str) -> list[int]:
         """A file left the room: its document is marked removed and the removal is published."""
+        key = f"{room}/{rel}"
         async with self._pool.acquire() as conn:
-            sha = await conn.fetchval(query("latest_file"), room, rel)
-        if sha is None:
-            return []
-        ids = await self._documents.remove(room, rel)
-        async with self._pool.acquire() as conn, conn.transaction():
-            await conn.fetchval(query("file_gone"), room, rel)
-            for document_id in ids:
-                await self._bus.publish(DocumentChanged(room=room, path=rel, sha256=sha, size=0,
-                                                        document_id=document_id, removed=True), conn)
-        return ids
+            # Under the path's parse lock: a removal that lands while the file is being parsed waits
+            # for the parse to store its document, then retires it (else the parse marks it current).
+            await conn.execute(query("lock_path"), key)
+            try:
+                if await conn.fetchval(query("latest_file"), room, rel) is None:
+                    return []
+                await conn.fetchval(query("file_gone"), room, rel)
+                return await self._documents.remove(room, rel, conn)
+            finally:
+                await conn.execute(query("unlock_path"), key)
 
     # ------------------------------------------------------------ jobs
 
