@@ -626,11 +626,18 @@ def _scale(run: _Run) -> RuleOutcome:
     fact = max(same, key=run.recency)
     detail += f"; room {fact.as_printed} in {scale_name(fact.scale)} = {_fmt(fact.value, run.dim)}"
     if run.claimed and abs(fact.value - run.claimed) > max(run.tol, _half_unit(fact)):
-        for shift in (3, 6, 9, -3, -6, -9):
-            if abs(fact.value - run.claimed.scaleb(shift)) <= run.tol.scaleb(shift):
-                run.scale_shift = shift
-                return RuleOutcome("scale", "fail", detail + f"; the claim is off by a factor of {10 ** abs(shift):,}")
+        if shift := _scale_shift(run, fact.value):
+            run.scale_shift = shift
+            return RuleOutcome("scale", "fail", detail + f"; the claim is off by a factor of {10 ** abs(shift):,}")
     return RuleOutcome("scale", "pass", detail)
+
+
+def _scale_shift(run: _Run, found: Decimal) -> int:
+    """The power of ten (a thousand, a million, a billion) by which the claim misstates ``found``, or 0."""
+    for shift in (3, 6, 9, -3, -6, -9):
+        if run.claimed and abs(found - run.claimed.scaleb(shift)) <= run.tol.scaleb(shift):
+            return shift
+    return 0
 
 
 # ---------------------------------------------------------------- rule 6: compute
@@ -821,11 +828,21 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"The {_basis_name(claim_basis, name)} for {run.label()} is {_fmt(primary.value, run.dim)}, not "
                            f"{printed}; {printed} matches the {what} ({_where(match)}){conflict}.",
                            found=primary.value, band=band, cited=cited)
+        shifted = _period_shift(run)
+        if run.q.kind == "value" and not run.scale_shift:
+            run.scale_shift = next((k for c in same if (k := _scale_shift(run, c.value))), 0)
+        if not run.scale_shift and shifted is None and _another_magnitude(run.claimed, primary.value):
+            # "0.66" (a per-share line) against $6.959M, "7%" against -94.5%: a figure that far off is
+            # another quantity read under this one's name, not a wrong figure for it.
+            return _decide(run, "basis", "no-evidence",
+                           f"The nearest {_basis_name(claim_basis, name)} the room has for {run.label()} is "
+                           f"{_fmt(primary.value, run.dim)} ({_where(primary)}), of another magnitude than "
+                           f"{printed}: not taken as the same quantity.",
+                           cited=[(f, "other-basis") for f, _ in primary.inputs])
         reason = (f"{run.entity} {subject} for {run.period} is {_fmt(primary.value, run.dim)} ({_where(primary)}), "
                   f"not {printed}")
         if run.scale_shift:
             reason += f"; the claim is off by a factor of {10 ** abs(run.scale_shift):,} (a scale error)"
-        shifted = _period_shift(run)
         if shifted is not None:
             cited += [(f, "other-period") for f, _ in shifted.inputs]
             reason += f"; {printed} is the {shifted.period} figure (a period shift)"
@@ -843,6 +860,17 @@ def _basis(run: _Run) -> RuleOutcome:
                    f"The room has no {_basis_name(claim_basis, name)} for {run.label()}, only figures on other bases "
                    f"that do not match ({seen}).",
                    cited=[(f, "other-basis") for c in other[:3] for f, _ in c.inputs])
+
+
+def _another_magnitude(claimed: Decimal, found: Decimal) -> bool:
+    """True when two figures' sizes differ by more than a factor of ten (a sign alone is a real contradiction:
+    "up 7%" against a 7.5% decline)."""
+    if abs(claimed) == abs(found):
+        return False
+    if claimed == 0 or found == 0:
+        return True
+    ratio = abs(claimed / found)
+    return ratio > 10 or ratio < Decimal("0.1")
 
 
 def _another_slice(run: _Run, c: _Candidate) -> bool:
@@ -865,7 +893,10 @@ def _period_shift(run: _Run) -> _Candidate | None:
 
 
 def _conflict_note(run: _Run, same: list[_Candidate], primary: _Candidate, cited: list[tuple[Fact, str]]) -> str:
-    clashes = [c for c in same if c.how == "printed" and c is not primary
+    # Only as direct a reading as the primary's can disagree with it: a sentence about one segment
+    # ("$6.3 billion of cross-border revenue") is not a second opinion on a tagged total.
+    tier = _tier(primary.inputs[0][0])
+    clashes = [c for c in same if c.how == "printed" and c is not primary and _tier(c.inputs[0][0]) <= tier
                and abs(c.value - primary.value) > max(c.half, primary.half)]
     if not clashes:
         return ""
