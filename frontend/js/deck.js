@@ -59,14 +59,16 @@ export class DeckView {
     return this.loading;
   }
 
-  /** Fetch the places again: claims extracted after the first read, or discards after the run. */
+  /** Fetch the places again: claims extracted after the first read, or discards after the run.
+   * At most one fetch is waiting at a time; events arriving meanwhile ride on it rather than
+   * pushing it back, so marks land while the run is still streaming. */
   reload() {
-    clearTimeout(this.reloadTimer);
+    if (this.reloadTimer) return;
     this.reloadTimer = setTimeout(async () => {
       await this.loading;
       try {
         this.layout = await getJSON(urls.runDeck(this.runId));
-      } catch { return; /* the marks already drawn stand */ }
+      } catch { return; /* the marks already drawn stand */ } finally { this.reloadTimer = null; }
       this.placeMarks();
     }, RELOAD_AFTER_MS);
   }
@@ -154,12 +156,25 @@ export class DeckView {
     return el;
   }
 
-  /** A claim was extracted or decided: its mark takes the verdict's colour and glyph. */
+  /** A claim was extracted or decided: its mark takes the verdict's colour and glyph. A claim the
+   * last read of the places did not have is marked at once on its own box, then placed (and
+   * numbered) by the next read. */
   update(claim) {
     this.claims.set(claim.id, { ...(this.claims.get(claim.id) || {}), ...claim });
     if (!this.layout) return;
-    if (this.marks.has(claim.id)) this.paint(claim.id);
-    else this.reload();
+    if (!this.marks.has(claim.id)) {
+      const slide = this.slides.get(claim.page);
+      if (slide) {
+        const mark = { claim_id: claim.id, page: claim.page, n: "", box: claim.bbox || null };
+        const el = this.markElement(mark, slide.page, new Map());
+        el.classList.add("is-provisional");
+        slide.layer.append(el);
+        this.marks.set(claim.id, { el, mark });
+        this.applyFilter();
+      }
+      this.reload();
+    }
+    this.paint(claim.id);
   }
 
   paint(claimId) {
@@ -171,9 +186,10 @@ export class DeckView {
     const was = el.dataset.verdict;
     el.dataset.verdict = verdict;
     el.querySelector(".mark-glyph").textContent = VERDICT_GLYPHS[verdict] ?? "•";
-    el.setAttribute("aria-label", `Claim ${mark.n}, slide ${mark.page}: ${VERDICT_LABELS[verdict] ?? verdict}. `
+    const name = mark.n ? `Claim ${mark.n}` : "Claim";
+    el.setAttribute("aria-label", `${name}, slide ${mark.page}: ${VERDICT_LABELS[verdict] ?? verdict}. `
       + `“${claim.text ?? ""}”. ${claim.citations?.length ? "Open evidence" : "Show its card"}`);
-    el.title = `#${mark.n} ${VERDICT_LABELS[verdict] ?? verdict}${claim.reason ? `: ${claim.reason}` : ""}`;
+    el.title = `${mark.n ? `#${mark.n} ` : ""}${VERDICT_LABELS[verdict] ?? verdict}${claim.reason ? `: ${claim.reason}` : ""}`;
     if (was && was !== verdict && verdict !== "pending") {
       el.classList.remove("is-new");
       void el.offsetWidth; // restart the arrival animation

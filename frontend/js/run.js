@@ -53,7 +53,7 @@ export function runView(main, runId, setCrumbs) {
       "Export tickmarked PDF"));
   const list = h("section", { class: "cards", "aria-label": "Claims", "aria-busy": "true" });
   const empty = h("p", { class: "empty", hidden: true }, "No claims with this verdict.");
-  const deck = new DeckView(runId, {
+  const deckView = new DeckView(runId, {
     onSelect: (claimId) => select(claimId, { from: "deck" }),
     onOpen: (claimId, opener) => openClaim(claimId, opener),
     onNumbers: (numbers) => { for (const [claimId, n] of numbers) cards.get(claimId)?.setNumber(n); },
@@ -63,7 +63,7 @@ export function runView(main, runId, setCrumbs) {
     h("kbd", {}, "o"), " open its evidence · ",
     h("kbd", {}, "1"), "–", h("kbd", {}, "4"), " show one verdict · ", h("kbd", {}, "0"), " all");
   const views = h("div", { class: "run-views" },
-    h("div", { class: "pane pane--deck" }, deck.el),
+    h("div", { class: "pane pane--deck" }, deckView.el),
     h("div", { class: "pane pane--cards" }, list, empty));
 
   replaceChildren(main,
@@ -84,7 +84,7 @@ export function runView(main, runId, setCrumbs) {
     selected = claimId;
     const card = cards.get(claimId);
     card?.setSelected(true);
-    deck.select(claimId, { scroll: from !== "deck" });
+    deckView.select(claimId, { scroll: from !== "deck" });
     if (card && from !== "cards") card.el.scrollIntoView({ block: "nearest", behavior: "smooth" });
     if (card && from === "keys") card.el.focus({ preventScroll: true });
   }
@@ -135,7 +135,7 @@ export function runView(main, runId, setCrumbs) {
       list.append(card.el);
       if (history[claim.id]) card.setHistory(history[claim.id]);
     }
-    deck.update(claim);
+    deckView.update(claim);
     return card;
   }
 
@@ -177,7 +177,7 @@ export function runView(main, runId, setCrumbs) {
   function setFilter(verdict) {
     filter = verdict;
     for (const [key, button] of Object.entries(filterButtons)) button.setAttribute("aria-pressed", String(key === verdict));
-    deck.setFilter(verdict);
+    deckView.setFilter(verdict);
     applyFilter();
   }
 
@@ -193,7 +193,7 @@ export function runView(main, runId, setCrumbs) {
 
   function finish(status, error) {
     finished = true;
-    deck.reload();
+    deckView.reload();
     loadHistory();
     list.setAttribute("aria-busy", "false");
     if (status === "failed") {
@@ -213,7 +213,7 @@ export function runView(main, runId, setCrumbs) {
   function renderResult(result) {
     for (const claim of result.claims || []) {
       const card = cardFor(claim);
-      if (claim.verdict) { card.decide(claim); deck.update(claim); }
+      if (claim.verdict) { card.decide(claim); deckView.update(claim); }
     }
   }
 
@@ -221,7 +221,7 @@ export function runView(main, runId, setCrumbs) {
     const source = subscribe(urls.runEvents(runId), {
       "claim.extracted": (event) => { cardFor({ ...event.claim, metric: event.claim.metric || event.claim.label, id: event.claim_id, page: event.page, text: event.text }); refresh(); },
       "rule.evaluated": (event) => cards.get(event.claim_id)?.ruleEvaluated(event.rule, event.outcome, event.detail),
-      "verdict.reached": (event) => { cardFor(event.result).decide(event.result); deck.update(event.result); refresh(); },
+      "verdict.reached": (event) => { cardFor(event.result).decide(event.result); deckView.update(event.result); refresh(); },
       "run.finished": async (event) => {
         source.close();
         // The stored result is the record the exports and the API serve; settle on it.
@@ -256,7 +256,7 @@ export function runView(main, runId, setCrumbs) {
         ? [" · re-verification of ", h("a", { href: `#/runs/${run.baseline_run_id}` }, `run #${run.baseline_run_id}`)]
         : null);
     setCrumbs([["Rooms", "#/"], [room, `#/rooms/${encodeURIComponent(room)}`], [`Run #${runId}`, null]]);
-    deck.load().then((drawn) => { if (!drawn) views.classList.add("run-views--cards-only"); });
+    deckView.load().then((drawn) => { if (!drawn) views.classList.add("run-views--cards-only"); });
     const status = run.status ?? (run.counts ? "finished" : "running");
     if (status === "finished" || status === "failed") {
       renderResult(run);
