@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import ipaddress
+import re
 import secrets
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -19,12 +20,14 @@ from typing import Any, Protocol
 import asyncpg
 import msgspec
 from litestar.connection import ASGIConnection
-from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
+from litestar.exceptions import ClientException, NotAuthorizedException, PermissionDeniedException
 from litestar.handlers.base import BaseRouteHandler
 
 from services.sqlfiles import query
 
 __all__ = [
+    "INT64_MAX",
+    "ROOM_NAME",
     "TOKEN_PREFIX",
     "Access",
     "Acquirer",
@@ -36,12 +39,43 @@ __all__ = [
     "create_token",
     "hash_token",
     "list_tokens",
+    "path_problem",
     "provide_access",
     "revoke_token",
+    "room_name_problem",
 ]
 
 TOKEN_PREFIX = "tm_"
 _GUARDED = "/api/"
+INT64_MAX = 2**63 - 1
+"""Row ids are PostgreSQL bigints: a larger number names nothing and must not reach a query."""
+ROOM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+"""A room name, matched whole (``fullmatch``): no control characters, no path separators."""
+_MAX_PATH_TEXT = 200
+
+
+def room_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a room name, or None."""
+    if ROOM_NAME.fullmatch(name):
+        return None
+    shown = name if len(name) <= 60 else name[:60] + "…"
+    return f"{shown!r} is not a room name: a letter or digit, then letters, digits, '.', '_' or '-', up to 100"
+
+
+def path_problem(params: dict[str, Any]) -> str | None:
+    """Why a request's path parameters cannot name anything, or None: the one check every route shares."""
+    for key, value in params.items():
+        if key == "room" and isinstance(value, str):
+            if (problem := room_name_problem(value)) is not None:
+                return problem
+        elif isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= INT64_MAX:
+            return f"{key} {value} is out of range: ids are 0 to {INT64_MAX}"
+        elif isinstance(value, str):
+            if len(value) > _MAX_PATH_TEXT:
+                return f"{key} is {len(value)} characters long; at most {_MAX_PATH_TEXT}"
+            if any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+                return f"{key} contains a control character"
+    return None
 
 
 class Acquirer(Protocol):
@@ -111,7 +145,7 @@ async def create_token(pool: asyncpg.Pool, room: str, name: str = "") -> TokenCr
 
 async def revoke_token(pool: asyncpg.Pool, ident: str) -> list[tuple[int, str]]:
     """Revoke by id or by the printed prefix; returns (id, room) of what was revoked."""
-    by_id = int(ident) if ident.isdigit() else -1
+    by_id = int(ident) if re.fullmatch(r"[0-9]{1,18}", ident) else -1
     async with pool.acquire() as conn:
         rows = await conn.fetch(query("revoke_token"), by_id, ident[:12])
     return [(r["id"], r["room"]) for r in rows]
@@ -149,6 +183,8 @@ async def authorize(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRoute
     """Guard for every ``/api/`` route: resolve the token and check the room the path names."""
     if not connection.url.path.startswith(_GUARDED):
         return
+    if (problem := path_problem(connection.path_params)) is not None:
+        raise ClientException(problem)
     core = connection.app.state.core
     token = _presented(connection)
     if token is None:

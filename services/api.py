@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, Response, delete, get, post
-from litestar.datastructures import State, UploadFile
-from litestar.enums import RequestEncodingType
+from litestar.datastructures import State
 from litestar.exceptions import ClientException, HTTPException, NotFoundException
-from litestar.params import Body
+from litestar.params import Parameter
 from litestar.response import Stream
 
 from events.bus import EventFilter, StoredEvent
 from services import exports, pdfexport, runs
-from services.access import Access
-from services.egress import TargetRefused
+from services import uploads
+from services.access import INT64_MAX, ROOM_NAME, Access, room_name_problem
+from services.egress import TargetRefused, target_of
+from services.pipeline import StoredBlob
 from services.page import deck_of_run
-from services.sse import event_stream, last_event_id, sse_response
+from services.sse import MAX_EVENT_ID, event_stream, last_event_id, sse_response
 from services.webhooks import WebhookIn, WebhookOut
 
 __all__ = ["API_ROUTES", "DECK_TYPES", "DeckAccepted", "ROOM_EVENT_TYPES", "deck_type_problem"]
@@ -30,16 +30,12 @@ ROOM_EVENT_TYPES = frozenset({
     "document.changed", "document.parsed", "document.failed", "facts.updated", "deck.submitted",
     "run.finished", "verdict.changed", "webhook.delivered", "webhook.failed",
 })
-_ROOM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+_ROOM_NAME = ROOM_NAME
 DECK_TYPES = {"pdf": "PDF", "pptx": "PowerPoint", "md": "Markdown", "markdown": "Markdown", "txt": "text",
               "json": "docling JSON"}
 
-
-@dataclass
-class DeckUpload:
-    # A dataclass, not a bare UploadFile: litestar answers 500 to a multipart body without a file
-    # part when the handler asks for the file itself, and a clean 400 when it is a field.
-    file: UploadFile
+EventId = Annotated[int | None, Parameter(ge=0, le=MAX_EVENT_ID, description="resume after this bus id")]
+RowId = Annotated[int, Parameter(ge=1, le=INT64_MAX)]
 
 
 class DeckAccepted(msgspec.Struct):
@@ -51,8 +47,8 @@ class DeckAccepted(msgspec.Struct):
 
 
 def _room(room: str) -> str:
-    if not _ROOM_NAME.match(room):
-        raise ClientException(f"{room!r} is not a room name: letters, digits, '.', '_' and '-', up to 100")
+    if (problem := room_name_problem(room)) is not None:
+        raise ClientException(problem)
     return room
 
 
@@ -95,21 +91,40 @@ async def _result(state: State, access: Access, run_id: int) -> dict[str, Any]:
     return result
 
 
+def _declared_length(request: Request[Any, Any, Any]) -> int | None:
+    raw = request.headers.get("content-length")
+    if raw is None:
+        return None
+    if not re.fullmatch(r"[0-9]{1,19}", raw.strip()):
+        raise ClientException(f"Content-Length {raw[:40]!r} is not a byte count")
+    return int(raw.strip())
+
+
 @post("/api/rooms/{room:str}/decks", status_code=202, summary="Upload a deck and start its verification")
-async def upload_deck(
-    state: State, room: str, data: Annotated[DeckUpload, Body(media_type=RequestEncodingType.MULTI_PART)]
-) -> DeckAccepted:
-    """Multipart field ``file``; answers at once with the run and the URL of its event stream."""
-    name = _deck_name(data.file.filename)
-    limit = state.core.settings.max_upload_bytes
-    content = await data.file.read()
-    if len(content) > limit:
-        raise _too_large(len(content), limit)
-    if not content:
-        raise ClientException("the uploaded file is empty")
-    if (problem := deck_type_problem(name, content[:4096])) is not None:
-        raise HTTPException(status_code=415, detail=problem, extra={"accepted": sorted(DECK_TYPES)})
-    submitted = await state.core.pipeline.submit_deck(_room(room), f"decks/{name}", content, trigger="upload")
+async def upload_deck(state: State, request: Request[Any, Any, Any], room: str) -> DeckAccepted:
+    """A multipart/form-data body with the deck in its ``file`` part, streamed to storage; answers
+    at once with the run and the URL of its event stream. 503 with Retry-After while other uploads
+    hold the server's bytes in flight (``TICKMARK_UPLOAD_INFLIGHT_MB``)."""
+    core = state.core
+    room = _room(room)
+    limit = core.settings.max_upload_bytes
+    most = limit + uploads.MULTIPART_SLACK
+    declared = _declared_length(request)
+    if declared is not None and declared > most:
+        raise _too_large(declared, limit)
+    boundary = uploads.boundary_of(request.headers.get("content-type"))
+    with state.uploads.reserve(declared if declared is not None else most):
+        received = await uploads.receive_file(request.stream(), boundary, core.settings.home / "uploads",
+                                              limit=limit)
+        with received.file:
+            name = _deck_name(received.filename)
+            if received.size == 0:
+                raise ClientException("the uploaded file is empty")
+            if (problem := deck_type_problem(name, received.head)) is not None:
+                raise HTTPException(status_code=415, detail=problem, extra={"accepted": sorted(DECK_TYPES)})
+            await uploads.store_blob(core.pool, received)
+    submitted = await core.pipeline.submit_deck(room, f"decks/{name}", StoredBlob(received.sha256, received.size),
+                                                trigger="upload")
     run_id = submitted.run_id
     assert run_id is not None
     return DeckAccepted(run_id=run_id, room=room, deck=f"decks/{name}", run_url=f"/api/runs/{run_id}",
@@ -117,20 +132,20 @@ async def upload_deck(
 
 
 @get("/api/runs/{run_id:int}", summary="A run's result, as `tickmark verify --json` prints it")
-async def get_run(state: State, access: Access, run_id: int) -> dict[str, Any]:
+async def get_run(state: State, access: Access, run_id: RowId) -> dict[str, Any]:
     """Partial (claims so far, verdicts where reached) while the run is still going."""
     return await _result(state, access, run_id)
 
 
 @get("/api/runs/{run_id:int}/events", summary="A run's events over SSE, ending with run.finished")
-async def run_events(state: State, request: Request, access: Access, run_id: int,
-                     after: int | None = None) -> Response[Any]:
+async def run_events(state: State, request: Request, access: Access, run_id: RowId,
+                     after: EventId = None) -> Response[Any]:
     """``Last-Event-ID`` (or ``?after=``) resumes after that bus id; nothing is skipped or repeated."""
     core = state.core
     db = access.db(core.pool)
+    start = last_event_id(request.headers.get("last-event-id"), after)
     if not await runs.run_exists(db, run_id):
         raise NotFoundException(f"no run {run_id}")
-    start = last_event_id(request.headers.get("last-event-id"), after)
     end = await runs.run_end_event(db, run_id)
     if end is not None and end <= start:
         # 204 tells an EventSource not to reconnect: the run has nothing more to say.
@@ -141,7 +156,7 @@ async def run_events(state: State, request: Request, access: Access, run_id: int
 
     return sse_response(event_stream(core.bus, start, EventFilter(run_id=run_id, room=access.room),
                                      keepalive=core.settings.sse_keepalive_seconds, until=finished,
-                                     room_scope=access.room))
+                                     room_scope=access.room, grants=state.grants, token_id=access.token_id))
 
 
 @get("/api/rooms", summary="Every room: watched folders and rooms with uploads")
@@ -161,16 +176,17 @@ async def room_documents(state: State, access: Access, room: str) -> list[runs.D
 
 @get("/api/rooms/{room:str}/events", summary="A room's events over SSE: documents, runs, verdict changes")
 async def room_events(state: State, request: Request, access: Access, room: str,
-                      after: int | None = None) -> Stream:
+                      after: EventId = None) -> Stream:
     """Never ends by itself; ``Last-Event-ID`` resumes."""
     core = state.core
     start = last_event_id(request.headers.get("last-event-id"), after)
     return sse_response(event_stream(core.bus, start, EventFilter(room=room, types=ROOM_EVENT_TYPES),
-                                     keepalive=core.settings.sse_keepalive_seconds, room_scope=access.room))
+                                     keepalive=core.settings.sse_keepalive_seconds, room_scope=access.room,
+                                     grants=state.grants, token_id=access.token_id))
 
 
 @get("/api/documents/{document_id:int}/tables/{table_id:str}", summary="One parsed table, for the citation view")
-async def document_table(state: State, access: Access, document_id: int, table_id: str) -> runs.TableOut:
+async def document_table(state: State, access: Access, document_id: RowId, table_id: str) -> runs.TableOut:
     table = await runs.table_of(access.db(state.core.pool), document_id, table_id)
     if table is None or not access.allows(table.room):
         raise NotFoundException(f"no table {table_id!r} in document {document_id}")
@@ -181,9 +197,8 @@ async def document_table(state: State, access: Access, document_id: int, table_i
 async def create_webhook(state: State, access: Access, room: str, data: WebhookIn) -> WebhookOut:
     """The answer carries the signing secret; it is not shown again. The URL must pass the
     egress policy (no link-local or metadata addresses; loopback only when allowed)."""
-    if not data.url.startswith(("http://", "https://")):
-        raise ClientException("the webhook URL must be http:// or https://")
     try:
+        target_of(data.url)
         return await state.core.webhooks.register(_room(room), data, db=access.db(state.core.pool))
     except TargetRefused as exc:
         raise ClientException(f"webhook target refused: {exc}") from None
@@ -195,13 +210,13 @@ async def list_webhooks(state: State, access: Access, room: str) -> list[Webhook
 
 
 @delete("/api/rooms/{room:str}/webhooks", status_code=204, summary="Remove a webhook (?id=)")
-async def delete_webhook(state: State, access: Access, room: str, id: int) -> None:
+async def delete_webhook(state: State, access: Access, room: str, id: RowId) -> None:
     if not await state.core.webhooks.delete(room, id, db=access.db(state.core.pool)):
         raise NotFoundException(f"no webhook {id} in room {room!r}")
 
 
 @delete("/api/rooms/{room:str}/webhooks/{webhook_id:int}", status_code=204, summary="Remove a webhook")
-async def delete_webhook_by_path(state: State, access: Access, room: str, webhook_id: int) -> None:
+async def delete_webhook_by_path(state: State, access: Access, room: str, webhook_id: RowId) -> None:
     if not await state.core.webhooks.delete(room, webhook_id, db=access.db(state.core.pool)):
         raise NotFoundException(f"no webhook {webhook_id} in room {room!r}")
 
@@ -212,12 +227,12 @@ def _download(body: bytes, media_type: str, run_id: int, ext: str) -> Response[b
 
 
 @get("/api/runs/{run_id:int}/export.csv", summary="The run's verdicts as CSV")
-async def export_csv(state: State, access: Access, run_id: int) -> Response[bytes]:
+async def export_csv(state: State, access: Access, run_id: RowId) -> Response[bytes]:
     return _download(exports.to_csv(await _result(state, access, run_id)), "text/csv; charset=utf-8", run_id, "csv")
 
 
 @get("/api/runs/{run_id:int}/export.xlsx", summary="The run's verdicts as an Excel workbook")
-async def export_xlsx(state: State, access: Access, run_id: int) -> Response[bytes]:
+async def export_xlsx(state: State, access: Access, run_id: RowId) -> Response[bytes]:
     media = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     return _download(exports.to_xlsx(await _result(state, access, run_id)), media, run_id, "xlsx")
 

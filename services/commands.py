@@ -29,10 +29,28 @@ def _print_json(obj: Any) -> None:
     sys.stdout.write("\n")
 
 
+def _unreadable(path: Path) -> str | None:
+    """Why ``path`` cannot be read as one input file, or None."""
+    if path.is_dir():
+        return "is a directory, not a file"
+    if not path.exists():
+        return "no such file"
+    if not path.is_file():
+        return "is not a regular file"
+    try:
+        with path.open("rb"):
+            pass
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    if path.stat().st_size == 0:
+        return "is empty"
+    return None
+
+
 def _read(path: str) -> bytes:
     p = Path(path)
-    if not p.is_file():
-        raise SystemExit(f"tickmark: {path}: no such file")
+    if (why := _unreadable(p)) is not None:
+        raise SystemExit(f"tickmark: {path}: {why}")
     return p.read_bytes()
 
 
@@ -108,9 +126,9 @@ async def _verify(settings: Settings, deck: Path, room_dir: Path, as_json: bool,
     async with open_core(settings) as core:
         room = room_name_for(room_dir, settings.rooms)
         outcomes = await ingest_room(core.documents, room, room_dir, skip={deck})
-        failed = [o for o in outcomes if o.status == "failed"]
-        for o in failed:
-            err.print(f"[yellow]skipped {o.path}: {o.reason}: {o.detail}[/]")
+        reasons = await _failure_reasons(core, room, outcomes)
+        for path, (reason, detail) in reasons.items():
+            err.print(f"skipped {path}: {reason}: {detail}", style="yellow", markup=False, highlight=False)
         run_id = await core.verifier.start_run(room, deck.name, trigger="cli")
         work = asyncio.create_task(core.verifier.run(run_id, room, deck.name, data))
         if not as_json:
@@ -121,14 +139,19 @@ async def _verify(settings: Settings, deck: Path, room_dir: Path, as_json: bool,
             else:
                 await stream
         result = await work
-        if pdf is not None:
+        if pdf is not None and "error" not in result:
             from services.pdfexport import export_for_deck
 
             pdf.write_bytes(await export_for_deck(core.parsers, data, deck.name, result))
             err.print(f"tickmarked deck written to {pdf}")
     result["deck"] = str(deck)
     result["room"] = str(room_dir)
-    result["documents"] = [{"path": o.path, "status": o.status, "reason": o.reason} for o in outcomes]
+    result["documents"] = [{"path": o.path, "status": o.status, "reason": reasons.get(o.path, (o.reason,))[0]}
+                           for o in outcomes]
+    if "error" in result:
+        error = result["error"]
+        why = f"{error.get('reason')}: {error.get('detail')}" if isinstance(error, dict) else str(error)
+        print(f"tickmark: {deck}: cannot verify this deck: {why}", file=sys.stderr)
     if as_json:
         _print_json(result)
     else:
@@ -136,6 +159,22 @@ async def _verify(settings: Settings, deck: Path, room_dir: Path, as_json: bool,
         print("  ".join(f"{k}: {v}" for k, v in counts.items()) + f"  ({len(result['discarded'])} discarded, "
               f"{result['elapsed_ms']:.0f} ms)")
     return 0 if "error" not in result else 1
+
+
+async def _failure_reasons(core: Any, room: str, outcomes: list[Any]) -> dict[str, tuple[str, str]]:
+    """(reason, detail) of every failed file; a failure cached from an earlier run carries none
+    itself, so it is read back from the room's recorded documents."""
+    from services.runs import documents_of
+
+    failed = [o for o in outcomes if o.status == "failed"]
+    recorded: dict[str, tuple[str | None, str | None]] = {}
+    if any(not o.reason for o in failed):
+        recorded = {d.path: (d.error_reason, d.error_detail) for d in await documents_of(core.pool, room)}
+    out = {}
+    for o in failed:
+        reason, detail = (o.reason, o.detail) if o.reason else recorded.get(o.path, (None, None))
+        out[o.path] = (reason or "failed", detail or "no reason was recorded when it failed")
+    return out
 
 
 async def _stream(core: Any, run_id: int, err: Any) -> None:
@@ -161,8 +200,8 @@ async def _stream(core: Any, run_id: int, err: Any) -> None:
 
 def verify(settings: Settings, deck: str, room_dir: str, as_json: bool, *, pdf: str | None = None) -> int:
     deck_path, room_path = Path(deck), Path(room_dir)
-    if not deck_path.is_file():
-        raise SystemExit(f"tickmark: {deck}: no such file")
+    if (why := _unreadable(deck_path)) is not None:
+        raise SystemExit(f"tickmark: {deck}: {why}")
     if not room_path.is_dir():
         raise SystemExit(f"tickmark: {room_dir}: not a folder")
     pdf_path = Path(pdf).resolve() if pdf else None
@@ -173,7 +212,6 @@ def verify(settings: Settings, deck: str, room_dir: str, as_json: bool, *, pdf: 
 
 async def _token(settings: Settings, action: str, room: str | None, name: str, ident: str | None) -> int:
     from services import access
-    from services.api import _ROOM_NAME
     from services.database import connect_pool, migrate, resolve_dsn
 
     pool = await connect_pool(await resolve_dsn(settings), max_size=2)
@@ -181,8 +219,6 @@ async def _token(settings: Settings, action: str, room: str | None, name: str, i
         await migrate(pool)
         if action == "create":
             assert room is not None
-            if not _ROOM_NAME.match(room):
-                raise SystemExit(f"tickmark: {room!r} is not a room name")
             made = await access.create_token(pool, room, name)
             print(made.token)
             print(f"token {made.id} for room {room!r}; it is shown only now, store it safely", file=sys.stderr)
@@ -205,4 +241,8 @@ async def _token(settings: Settings, action: str, room: str | None, name: str, i
 
 def token(settings: Settings, action: str, *, room: str | None = None, name: str = "", ident: str | None = None) -> int:
     """``tickmark token create ROOM`` prints a new token once; ``revoke`` and ``list`` manage them."""
+    from services.access import room_name_problem
+
+    if action == "create" and room is not None and (problem := room_name_problem(room)) is not None:
+        raise SystemExit(f"tickmark: {problem}")
     return asyncio.run(_token(settings, action, room, name, ident))

@@ -30,6 +30,7 @@ __all__ = [
     "ParseJob",
     "Pipeline",
     "ReverifyJob",
+    "StoredBlob",
     "Submitted",
     "VerifyJob",
     "touches",
@@ -69,6 +70,13 @@ class ReverifyJob(msgspec.Struct, frozen=True):
     """The facts.updated (or removal) event: one re-verification per deck per event."""
     waits: int = 0
     """How many times this job has waited for runs that were under way when the facts changed."""
+
+
+class StoredBlob(msgspec.Struct, frozen=True):
+    """Bytes already in the blob table, by sha256 and size."""
+
+    sha256: str
+    size: int
 
 
 class Submitted(msgspec.Struct):
@@ -114,22 +122,24 @@ class Pipeline:
                           dedupe_key=f"parse:{room}:{rel}:{sha}", priority=PARSE_PRIORITY)
         return Submitted(room, rel, sha)
 
-    async def submit_deck(self, room: str, rel: str, data: bytes, *, trigger: str) -> Submitted:
+    async def submit_deck(self, room: str, rel: str, data: bytes | StoredBlob, *, trigger: str) -> Submitted:
         """Register a deck version and queue its verification run, in one transaction.
 
         A watched deck whose bytes are already the current version starts nothing (a restart
-        rescans every room); an upload always starts a run.
+        rescans every room); an upload always starts a run. A ``StoredBlob`` names bytes already
+        in the blob table (an upload streamed there), so they are never held here.
         """
-        sha = sha256_of(data)
+        sha, size = (data.sha256, data.size) if isinstance(data, StoredBlob) else (sha256_of(data), len(data))
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.execute(query("ensure_room"), room)
             if trigger == "watch":
-                await conn.execute(query("see_file"), room, rel, sha, len(data))
+                await conn.execute(query("see_file"), room, rel, sha, size)
                 current = await conn.fetchrow(query("current_document"), room, rel)
                 if current is not None and current["sha256"] == sha and current["status"] == "parsed":
                     return Submitted(room, rel, sha, queued=False)
-            await conn.execute(query("store_blob"), sha, data)
-            doc = await conn.fetchrow(query("upsert_document"), room, rel, sha, len(data), "deck")
+            if not isinstance(data, StoredBlob):
+                await conn.execute(query("store_blob"), sha, data)
+            doc = await conn.fetchrow(query("upsert_document"), room, rel, sha, size, "deck")
             document_id = int(doc["id"])
             await conn.fetch(query("supersede_older_versions"), document_id, room, rel)
             await conn.execute(query("mark_deck_ready"), document_id, _format_of(rel))

@@ -22,6 +22,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     workers: int = 2
     """Job slots per process for parse, verify and deliver jobs."""
     max_upload_bytes: int = 100 * 1024 * 1024
+    upload_inflight_bytes: int = 400 * 1024 * 1024
+    """Upload bytes all requests in progress may hold at once; past it an upload answers 503."""
     max_file_bytes: int = 300 * 1024 * 1024
     parse_timeout_s: float = 120.0
     parse_memory_bytes: int = 3 * 1024**3
@@ -41,6 +43,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """The first retry waits this long; each later one twice as long as the one before."""
     webhook_timeout_seconds: float = 10.0
     sse_keepalive_seconds: float = 15.0
+    grant_recheck_seconds: float = 2.0
+    """How often open SSE streams re-check their token: a revoked one's streams end within this."""
     auth: str = "auto"
     """``required``: every API request needs a room token; ``open``: none needed (a token still
     narrows to its room); ``auto``: open only while ``host`` is a loopback address."""
@@ -87,6 +91,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         watch_polling=_flag(e.get("TICKMARK_WATCH_POLLING")),
         workers=int(e.get("TICKMARK_WORKERS", "2")),
         max_upload_bytes=int(e.get("TICKMARK_MAX_UPLOAD_MB", "100")) * 1024 * 1024,
+        upload_inflight_bytes=int(e.get("TICKMARK_UPLOAD_INFLIGHT_MB", "400")) * 1024 * 1024,
         max_file_bytes=int(e.get("TICKMARK_MAX_FILE_MB", "300")) * 1024 * 1024,
         parse_timeout_s=float(e.get("TICKMARK_PARSE_TIMEOUT_S", "120")),
         parse_memory_bytes=int(e.get("TICKMARK_PARSE_MEMORY_MB", "3072")) * 1024 * 1024,
@@ -101,6 +106,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         webhook_backoff_seconds=float(e.get("TICKMARK_WEBHOOK_BACKOFF_SECONDS", "2")),
         webhook_timeout_seconds=float(e.get("TICKMARK_WEBHOOK_TIMEOUT_SECONDS", "10")),
         sse_keepalive_seconds=float(e.get("TICKMARK_SSE_KEEPALIVE_SECONDS", "15")),
+        grant_recheck_seconds=float(e.get("TICKMARK_GRANT_RECHECK_SECONDS", "2")),
         auth=_choice(e.get("TICKMARK_AUTH", "auto"), "TICKMARK_AUTH", ("auto", "required", "open")),
         webhook_allow_loopback=_flag(e.get("TICKMARK_WEBHOOK_ALLOW_LOOPBACK")),
         webhook_allow=_networks(e.get("TICKMARK_WEBHOOK_ALLOW")),

@@ -16,3 +16,6 @@ RETURNING id, room;
 
 -- name: list_tokens
 SELECT id, room, name, prefix, created_at, revoked_at FROM api_token ORDER BY id;
+
+-- name: live_tokens
+SELECT id FROM api_token WHERE id = ANY($1::bigint[]) AND revoked_at IS NULL;
