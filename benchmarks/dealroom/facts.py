@@ -24,9 +24,9 @@ from pathlib import Path
 
 import msgspec
 
-__all__ = ["Fact", "Filing", "read_filing", "load_filings", "is_inline"]
+__all__ = ["Fact", "Filing", "inline_filings", "is_inline", "load_filings", "read_filing"]
 
-_READER_VERSION = 3
+_READER_VERSION = 4
 
 
 class Fact(msgspec.Struct, frozen=True, array_like=True):
@@ -40,6 +40,7 @@ class Fact(msgspec.Struct, frozen=True, array_like=True):
     dims: tuple[tuple[str, str], ...]
     decimals: int | None
     printed: str
+    context: str
 
 
 class Filing(msgspec.Struct):
@@ -162,7 +163,7 @@ def _read(path: Path, rel: str, data: bytes, *, repaired: bool) -> Filing:
                 dec = f.get("decimals")
                 decimals = None if dec in (None, "INF") else int(dec)
                 facts.add(Fact(str(q), str(value), _unit(f.unit), start, end, dims, decimals,
-                               " ".join((f.textValue or "").split())))
+                               " ".join((f.textValue or "").split()), f.contextID))
     finally:
         cntlr.modelManager.close()
         cntlr.close()
@@ -180,20 +181,30 @@ _enc = msgspec.json.Encoder()
 _dec = msgspec.json.Decoder(Filing)
 
 
-def load_filings(data: Path, cache: Path) -> list[Filing]:
-    """Every inline filing under ``data/filings``, read once and cached by content."""
+def inline_filings(data: Path) -> dict[str, list[Path]]:
+    """Every inline filing under ``data/filings``, by the ticker its folder names."""
+    out: dict[str, list[Path]] = {}
+    for path in sorted((data / "filings").rglob("*")):
+        if path.is_file() and is_inline(path):
+            out.setdefault(path.relative_to(data / "filings").parts[0], []).append(path)
+    return out
+
+
+def load_filings(data: Path, cache: Path, paths: list[Path] | None = None) -> list[Filing]:
+    """The inline filings (``paths``, else all under ``data/filings``), each read once and cached by content."""
     cache.mkdir(parents=True, exist_ok=True)
     out: list[Filing] = []
-    for path in sorted((data / "filings").rglob("*")):
-        if not path.is_file() or not is_inline(path):
-            continue
+    if paths is None:
+        paths = [p for ps in inline_filings(data).values() for p in ps]
+    for path in paths:
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
-        hit = cache / f"{sha}.json"
+        hit = cache / f"{sha}.v{_READER_VERSION}.json"
         if hit.is_file():
-            filing = _dec.decode(hit.read_bytes())
-            if filing.version == _READER_VERSION:
-                out.append(filing)
+            try:
+                out.append(_dec.decode(hit.read_bytes()))
                 continue
+            except msgspec.ValidationError:
+                pass
         filing = read_filing(path, str(path.relative_to(data)))
         hit.write_bytes(_enc.encode(filing))
         out.append(filing)

@@ -14,7 +14,7 @@ import random
 import re
 from collections import Counter, defaultdict
 from decimal import ROUND_HALF_UP, Decimal
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import msgspec
 
@@ -150,11 +150,14 @@ class RoomFacts:
         return bool(found) and len(found) > 1
 
     def everything(self, ticker: str, metric: str) -> list[tuple[str, tuple, Decimal]]:
-        """Every (period key, dims, value) of the metric's whole concept family."""
+        """Every (period key, dims, value) of the metric's whole concept family; a concept other than
+        the preferred one counts as a dimension of its own (another basis)."""
         out = []
-        for (t, m, _c, key, dims), vals in self._vals.items():
+        preferred = self.preferred(ticker, metric)
+        for (t, m, c, key, dims), vals in self._vals.items():
             if t == ticker and m == metric:
-                out.extend((key, dims, v) for v in vals)
+                basis = dims if c == preferred else dims + (("concept", c),)
+                out.extend((key, basis, v) for v in vals)
         return out
 
     def members(self, ticker: str, metric: str, key: str) -> list[tuple[str, Val]]:
@@ -234,16 +237,19 @@ class _Maker:
     def q_periods(self) -> list[Period]:
         return sorted((p for p in self.periods.values() if p.kind == "Q"), key=lambda p: p.end, reverse=True)
 
-    def collides(self, metric: str, claimed: Decimal, tol: Decimal, *, key: str, allow_other_periods: bool,
-                 scale: Decimal = D(1)) -> bool:
-        """Does another fact of the metric print as ``claimed`` (so the label would not be clean)?"""
+    def collides(self, metric: str, claimed: Decimal, tol: Decimal, *, key: str, other_periods: bool,
+                 other_basis: bool) -> bool:
+        """Does another fact of the metric print as ``claimed``, so the label would not be clean?
+
+        ``other_periods``: a fact of another period counts; ``other_basis``: one of the same period
+        on another basis (a dimension, another concept of the family) counts.
+        """
         for k, dims, v in self.room.everything(self.t, metric):
-            v = v * scale
-            if abs(v - claimed) <= tol:
-                if k == key and not dims:
-                    continue
-                if allow_other_periods and k != key:
-                    continue
+            if abs(v - claimed) > tol:
+                continue
+            if k != key and other_periods:
+                return True
+            if k == key and dims and other_basis:
                 return True
         return False
 
@@ -256,8 +262,8 @@ class _Maker:
         if abs(val.value - fig.claimed) > fig.tol * D("0.9"):
             self.dropped["on a rounding boundary"] += 1
             return None
-        if self.collides(metric, fig.claimed, fig.tol, key=p.key, allow_other_periods=False):
-            self.dropped["another fact prints the same figure"] += 1
+        if self.collides(metric, fig.claimed, fig.tol, key=p.key, other_periods=True, other_basis=False):
+            self.dropped["another period's fact prints the same figure"] += 1
             return None
         return Item(self.t, metric, self.words(metric), self.say(p), p.key, "value", trap, "supported",
                     f"{p.key} {metric} {val.value} printed at its precision", fig, str(val.value), list(val.refs))
@@ -267,8 +273,9 @@ class _Maker:
         if abs(claimed_fig.claimed - truth.value) <= 4 * claimed_fig.tol:
             self.dropped["planted error within the printed precision"] += 1
             return None
-        if self.collides(metric, claimed_fig.claimed, claimed_fig.tol, key=p.key, allow_other_periods=allow_other_periods):
-            self.dropped["another fact prints the same figure"] += 1
+        if self.collides(metric, claimed_fig.claimed, claimed_fig.tol, key=p.key, other_periods=not allow_other_periods,
+                         other_basis=True):
+            self.dropped["the planted figure matches another fact"] += 1
             return None
         return Item(self.t, metric, self.words(metric), self.say(p), p.key, "value", trap, "contradicted", why,
                     claimed_fig, str(truth.value), list(truth.refs))
@@ -284,8 +291,11 @@ class _Maker:
                     item = self.supported_value(metric, p, lambda v: money(v, money_style(v, self.rng), self.rng), "none")
                 if item:
                     out.append(item)
-            out += self.growth(p, wrong=False) + self.margin(p, wrong=False) + self.share(p)
+            out += self.growth(p, wrong=False) + self.margin(p, wrong=False)
         return out
+
+    def shares(self) -> list[Item]:
+        return [i for p in self.fy_periods()[:2] + self.q_periods()[:1] for i in self.share(p)]
 
     def growth(self, p: Period, *, wrong: bool) -> list[Item]:
         out = []
@@ -419,7 +429,7 @@ class _Maker:
             if self.rng.random() < 0.7:
                 printed = f"{cents}{self.rng.choice(['¢', ' cents'])}"
                 fig = Fig(printed, number_of(printed), cents / 100, D("0.005"))
-                if self.collides("eps_diluted", fig.claimed, fig.tol, key=p.key, allow_other_periods=False):
+                if self.collides("eps_diluted", fig.claimed, fig.tol, key=p.key, other_periods=True, other_basis=False):
                     self.dropped["another fact prints the same figure"] += 1
                     continue
                 out.append(Item(self.t, "eps_diluted", self.words("eps_diluted"), self.say(p), p.key, "value", "cents",
@@ -566,9 +576,8 @@ class _Maker:
                 fig = money(val.value, money_style(val.value, self.rng), self.rng)
                 if abs(fig.claimed - total.value) <= 4 * fig.tol:
                     continue
-                if self.collides("revenue", fig.claimed, fig.tol, key=p.key, allow_other_periods=False) and \
-                        any(k != p.key and not dims and abs(v - fig.claimed) <= fig.tol
-                            for k, dims, v in self.room.everything(self.t, "revenue")):
+                if any(k != p.key and not dims and abs(v - fig.claimed) <= fig.tol
+                       for k, dims, v in self.room.everything(self.t, "revenue")):
                     self.dropped["another fact prints the same figure"] += 1
                     continue
                 out.append(Item(self.t, "revenue", self.words("revenue"), self.say(p), p.key, "value", "segment-as-total",
@@ -596,7 +605,7 @@ class _Maker:
                     continue
                 v = base.value * D(self.rng.randint(35, 80)) / 100
                 fig = money(v, money_style(v, self.rng), self.rng)
-                if self.collides(metric, fig.claimed, fig.tol, key="", allow_other_periods=False):
+                if self.collides(metric, fig.claimed, fig.tol, key="", other_periods=True, other_basis=True):
                     continue
                 kind, q = ("FY", 4) if self.rng.random() < 0.75 else ("Q", self.rng.randint(1, 4))
                 if kind == "Q":
@@ -798,7 +807,7 @@ def _table(b: _DeckBuilder, maker: _Maker, slide: Slide) -> None:
     metrics = [m for m in ("revenue", "gross_profit", "operating_income", "net_income", "operating_cash_flow", "eps_diluted")
                if maker.room.get(maker.t, m, periods[-1].key)]
     plant = b.rng.random() < 0.7
-    for metric in metrics[:5]:
+    for metric in metrics[:3]:
         row = [maker.words(metric) + (" ($)" if METRICS[metric].per_share else "")]
         for col, p in enumerate(periods, start=1):
             fig_of = (lambda v: Fig(f"{_q(v, '0.01')}", number_of(f"{_q(v, '0.01')}"), _q(v, "0.01"), D("0.005"))) \
@@ -832,15 +841,19 @@ def _table(b: _DeckBuilder, maker: _Maker, slide: Slide) -> None:
         b.label(item, slide, "table", f"{grid[r][0]} {grid[0][c]} {grid[r][c]}")
 
 
-def generate(filings: list[Filing], raw: dict[str, bytes], *, seed: int, decks: int) -> Generated:
-    """``decks`` decks with rooms and labels; ``raw`` maps each filing's path to its bytes."""
+def generate(tickers: list[str], load: Callable[[str], list[Filing]], raw: Callable[[str], bytes], *,
+             seed: int, decks: int) -> Generated:
+    """``decks`` decks with rooms and labels; ``load`` reads a company's filings, ``raw`` a filing's bytes."""
     rng = random.Random(seed)
-    by_ticker: dict[str, list[Filing]] = defaultdict(list)
-    for f in filings:
-        if f.ticker in COMPANIES and f.facts:
-            by_ticker[f.ticker].append(f)
-    tickers = sorted(by_ticker)
+    tickers = sorted(t for t in tickers if t in COMPANIES)
     rng.shuffle(tickers)
+    by_ticker: dict[str, list[Filing]] = {}
+
+    def filings_of(t: str) -> list[Filing]:
+        if t not in by_ticker:
+            by_ticker[t] = [f for f in load(t) if f.facts]
+        return by_ticker[t]
+
     counts: Counter = Counter()
     out_decks, claims, non_claims = [], [], []
     dropped: Counter = Counter()
@@ -853,22 +866,22 @@ def generate(filings: list[Filing], raw: dict[str, bytes], *, seed: int, decks: 
             main = main[:1]
         others = [t for t in tickers if t not in main]
         distractor = drng.choice(others) if others else None
-        room_filings = [f for t in main for f in by_ticker[t]]
+        room_filings = [f for t in main for f in filings_of(t)]
         room_paths = [f.path for f in room_filings]
-        if distractor:
-            extra = drng.choice(by_ticker[distractor])
+        if distractor and filings_of(distractor):
+            extra = drng.choice(filings_of(distractor))
             room_paths.append(extra.path)
             room_filings.append(extra)
         room = RoomFacts(room_filings)
-        text = room_text([raw[p] for p in room_paths])
+        text = room_text([raw(p) for p in room_paths])
         b = _DeckBuilder(i + 1, fmt, drng)
         cover = b.new_slide(drng.choice(["Sector review", "Investment committee memo", "Peer benchmarking",
                                          "Diligence summary"]))
         cover.blocks.append(Block(kind="note", text=f"Prepared by {drng.choice(AUTHORS)}"))
         cover.blocks.append(Block(kind="note", text=f"{drng.choice(['December', 'November', 'October'])} 2026 · Confidential"))
         makers = {t: _Maker(room, t, text, drng, b.dropped) for t in main}
-        pools = {t: {"none": m.plain(), **{trap: getattr(m, "trap_" + trap.replace("-", "_"))() for trap in TRAPS}}
-                 for t, m in makers.items()}
+        pools = {t: {"none": m.plain(), "share": m.shares(),
+                     **{trap: getattr(m, "trap_" + trap.replace("-", "_"))() for trap in TRAPS}} for t, m in makers.items()}
         for pool in pools.values():
             for items in pool.values():
                 drng.shuffle(items)
@@ -878,13 +891,13 @@ def generate(filings: list[Filing], raw: dict[str, bytes], *, seed: int, decks: 
             latest = (m.fy_periods() or m.q_periods())
             when = phrase(latest[0].kind, latest[0].fy, latest[0].q, m.co.fiscal, drng) if latest else "latest period"
             plans = [
-                ("kpi", f"{name}: {when} at a glance", ["none", "suffix", "cents"], 4),
+                ("kpi", f"{name}: {when} at a glance", ["none", "suffix", "cents", "share"], 3),
                 ("bullets", f"{name}: results highlights", ["prior-period", "segment-as-total", "wrong-growth", "fiscal-calendar",
-                                                            "uncovered-period", "none"], 6),
-                ("sentences", f"{name}: what drove the year", ["wrong-margin", "missing-metric", "none", "pct-units"], 4),
+                                                            "uncovered-period", "none"], 5),
+                ("sentences", f"{name}: what drove the year", ["wrong-margin", "missing-metric", "none", "pct-units"], 3),
                 ("footnoted", f"{name}: profitability", ["pct-units", "wrong-margin", "cents", "none", "wrong-growth"], 3),
-                ("bullets", f"{name}: latest quarter", ["quarter-vs-ytd", "fiscal-calendar", "suffix", "prior-period"], 6),
-                ("sentences", f"{name}: mix and segments", ["segment-as-total", "missing-metric", "uncovered-period", "none"], 4),
+                ("bullets", f"{name}: latest quarter", ["quarter-vs-ytd", "fiscal-calendar", "suffix", "prior-period"], 4),
+                ("sentences", f"{name}: mix and segments", ["share", "segment-as-total", "missing-metric", "uncovered-period"], 3),
             ]
             for layout, title, want, n in plans:
                 items = _take(pool, want, n, used, counts)
@@ -894,7 +907,7 @@ def generate(filings: list[Filing], raw: dict[str, bytes], *, seed: int, decks: 
                 b.place_lines(slide, items, layout)
                 if layout == "sentences" and drng.random() < 0.6:
                     b.non_claim(slide, "superlative", drng)
-            hs = _take(pool, ["header-scale"], 4, used, counts)
+            hs = _take(pool, ["header-scale"], 3, used, counts)
             if hs:
                 notes = {i.scale_note for i in hs}
                 if len(notes) > 1:
