@@ -1,10 +1,13 @@
 """A real ``tickmark serve`` for the end-to-end benchmarks: its own folders, a free port, the
-embedded database unless ``DATABASE_URL`` is set, stopped on exit."""
+embedded database unless ``DATABASE_URL`` is set; on exit serve is stopped with SIGTERM, the
+embedded database with it, and the work folder is removed."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -39,13 +42,24 @@ def _free_port() -> int:
 def serving(prefix: str, **env_extra: str) -> Iterator[Served]:
     """Start ``serve`` in a fresh work folder and wait for ``/healthz``; its log is ``serve.log`` there."""
     work = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        with _serving_in(work, **env_extra) as served:
+            yield served
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _serving_in(work: Path, **env_extra: str) -> Iterator[Served]:
     home, rooms = work / "home", work / "rooms"
     rooms.mkdir(parents=True)
     dsn = os.environ.get("DATABASE_URL")
+    pgdata = None
     if not dsn:
         from services.database import _with_database, embedded_server_dsn
 
-        dsn = _with_database(embedded_server_dsn(home / "pgdata"), "postgres")
+        pgdata = home / "pgdata"
+        dsn = _with_database(embedded_server_dsn(pgdata), "postgres")
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": dsn, "TICKMARK_HOME": str(home), "TICKMARK_ROOMS": str(rooms),
            "TICKMARK_PORT": str(port), **env_extra}
@@ -62,12 +76,19 @@ def serving(prefix: str, **env_extra: str) -> Iterator[Served]:
             except httpx.TransportError:
                 pass
             if time.time() > deadline or proc.poll() is not None:
-                raise SystemExit(f"serve did not come up; see {work / 'serve.log'}")
+                tail = (work / "serve.log").read_text(errors="replace")[-3000:]
+                raise SystemExit(f"serve did not come up; its log ends with:\n{tail}")
             time.sleep(0.2)
         yield Served(base=base, dsn=dsn, work=work, rooms=rooms, pid=proc.pid)
     finally:
+        # SIGTERM, as a service manager stops it: serve drains and stops its parser processes.
         proc.terminate()
         try:
-            proc.wait(30)
+            proc.wait(60)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+        if pgdata is not None:
+            from services.database import release_embedded_server
+
+            release_embedded_server(pgdata)

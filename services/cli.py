@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -64,13 +65,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
     )
     redact.install()
+    terminated: list[int] = []
+    if args.command not in {"serve", "worker"}:  # those two stop on either signal and exit 0
+        _interrupt_on_sigterm(terminated)
     try:
         return _dispatch(args, settings)
     except DatabaseUnavailable as exc:
         print(f"tickmark: {exc}", file=sys.stderr)
         return 3
     except KeyboardInterrupt:
-        return 130
+        # Stopped before finishing, after its own clean-up: 128 + the signal, as a shell reports it.
+        return 128 + (terminated[0] if terminated else signal.SIGINT)
+
+
+def _interrupt_on_sigterm(terminated: list[int]) -> None:
+    """SIGTERM stops a command exactly as Ctrl+C does: the running work is cancelled, what it
+    started (the embedded database's handle, the parser processes) is stopped on the way out."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        terminated.append(signum)
+        if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+            raise KeyboardInterrupt  # started with Ctrl+C ignored (``cmd &`` in a script)
+        signal.raise_signal(signal.SIGINT)  # asyncio.run's handler cancels the main task
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:

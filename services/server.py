@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from typing import Any
 
 import asyncpg
@@ -40,10 +40,30 @@ def route_handlers() -> list[object]:
     return [*API_ROUTES, *PAGE_ROUTES]
 
 
-def _stop_on_signals(stop: asyncio.Event) -> None:
+def _stop_on_signals(stop: asyncio.Event, server: uvicorn.Server | None = None) -> None:
+    """SIGINT and SIGTERM (what ``docker stop``, systemd and Kubernetes send) both ask every part
+    to stop and drain; a second one also stops waiting for open HTTP connections."""
     loop = asyncio.get_running_loop()
+
+    def stop_now(sig: signal.Signals) -> None:
+        log.info("%s: stopping", sig.name)
+        if server is not None:
+            server.force_exit = server.should_exit
+            server.should_exit = True
+        stop.set()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, stop_now, sig)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn, minus its signal handling: it re-raises the signal that stopped it once HTTP is
+    down, and a re-raised SIGTERM kills the process before the database, the parser processes
+    and the job slots it started are stopped. Here a signal only sets ``should_exit``."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
 
 
 async def _work_until_stopped(core: Core, stop: asyncio.Event, concurrency: int) -> None:
@@ -96,13 +116,17 @@ async def _drain(tasks: list[asyncio.Task[None]], timeout: float = 30) -> None:
 
 
 async def serve(settings: Settings, *, host: str, port: int) -> int:
+    """Serve until SIGINT or SIGTERM, then drain and stop everything started; 0 after a clean stop."""
+    stop = asyncio.Event()
+    _stop_on_signals(stop)
     async with open_core(settings) as core:
         app = build_app(core, route_handlers())
         config = uvicorn.Config(app, host=host, port=port, log_level="info", lifespan="on",
                                 timeout_graceful_shutdown=5)
         redact.install()  # uvicorn's own handlers exist only once its Config is built
-        server = uvicorn.Server(config)
-        stop = asyncio.Event()
+        server = _Server(config)
+        _stop_on_signals(stop, server)
+        server.should_exit = stop.is_set()
         tasks = background(core, stop, concurrency=settings.workers, watch=True)
         log.info("tickmark serving on http://%s:%d (database %s), watching %s", host, port,
                  "DATABASE_URL" if settings.database_url else f"embedded in {settings.pgdata}",
@@ -114,13 +138,15 @@ async def serve(settings: Settings, *, host: str, port: int) -> int:
         finally:
             stop.set()
             await _drain(tasks)
+    log.info("tickmark stopped")
     return 0
 
 
 async def worker(settings: Settings, *, concurrency: int) -> int:
+    """Take jobs until SIGINT or SIGTERM, then drain and stop; 0 after a clean stop."""
+    stop = asyncio.Event()
+    _stop_on_signals(stop)
     async with open_core(settings) as core:
-        stop = asyncio.Event()
-        _stop_on_signals(stop)
         tasks = background(core, stop, concurrency=concurrency, watch=False)
         log.info("tickmark worker taking %s jobs with %d slots", ", ".join(job_handlers(core)), concurrency)
         stopped = asyncio.create_task(stop.wait())

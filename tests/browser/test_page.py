@@ -3,8 +3,10 @@ watch every card arrive, check the counts against the API, open citations and se
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -18,8 +20,8 @@ from tests.e2e._e2e import serving
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "test-artifacts" / "browser"
+ARTIFACTS = Path()
+"""Screenshots and serve's log, for a person to look at: set per test by ``artifacts``."""
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -37,6 +39,16 @@ def _require_browser() -> None:
         pytest.skip("the playwright Python package is not installed (pip install -e '.[test]')")
     if not CHROMIUM.exists():
         pytest.skip(f"Debian's chromium is not at {CHROMIUM} (apt-get install -y chromium)")
+
+
+@pytest.fixture(autouse=True)
+def artifacts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Under ``TICKMARK_TEST_ARTIFACTS`` when set (a CI job that keeps them), else in the test's own
+    temp folder: never in the repository."""
+    keep = os.environ.get("TICKMARK_TEST_ARTIFACTS")
+    where = Path(keep) / "browser" if keep else tmp_path / "artifacts"
+    monkeypatch.setattr(sys.modules[__name__], "ARTIFACTS", where)
+    return where
 
 
 class Served(NamedTuple):

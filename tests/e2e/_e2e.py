@@ -106,9 +106,21 @@ def env_for(pg_dsn: str, home: Path, rooms: Path, **extra: str) -> dict[str, str
     }
 
 
+def stop_with_sigterm(proc: subprocess.Popen, timeout: float = 60) -> int:  # type: ignore[type-arg]
+    """SIGTERM, as ``docker stop`` or systemd sends it, and the exit status once it has drained; a
+    process that does not stop in ``timeout`` is killed with its group and fails the caller."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        raise AssertionError(f"pid {proc.pid} did not stop within {timeout:.0f}s of SIGTERM") from None
+
+
 @contextlib.contextmanager
 def serving(pg_dsn: str, workdir: Path, *, log_name: str = "serve.log", **extra: str) -> Iterator[Served]:
-    """``tickmark serve`` as a real process on a free port, stopped (and reaped) on exit."""
+    """``tickmark serve`` as a real process on a free port, stopped with SIGTERM on exit; a serve
+    that does not then exit 0 fails the test."""
     port = free_port()
     home, rooms = workdir / "home", workdir / "rooms"
     rooms.mkdir(parents=True, exist_ok=True)
@@ -132,12 +144,10 @@ def serving(pg_dsn: str, workdir: Path, *, log_name: str = "serve.log", **extra:
             time.sleep(0.2)
         yield served
     finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                kill_group(proc)
+        # A test that killed serve itself has nothing to stop.
+        code = stop_with_sigterm(proc) if proc.poll() is None else None
+    if code not in (None, 0):
+        raise AssertionError(f"serve exited {code} after SIGTERM:\n{served.log_text()[-3000:]}")
 
 
 def start_worker(pg_dsn: str, workdir: Path, name: str, **extra: str) -> subprocess.Popen:  # type: ignore[type-arg]
