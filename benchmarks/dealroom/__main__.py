@@ -2,7 +2,8 @@
 
 Writes the decks, their rooms (copies of the filings plus distractors) and the labels under
 ``--out`` (a temporary folder, removed afterwards, when not given); the verifier's embedded
-database lives there only for the run. The independent facts are cached by sha256 under
+database lives in a temporary folder of its own (outside ``--out``: the server runs as another
+user, and pytest makes its own temp root private) and is removed after the run. The independent facts are cached by sha256 under
 ``--cache`` so a second run does not read the filings again.
 """
 
@@ -51,15 +52,16 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     out = args.out or Path(tempfile.mkdtemp(prefix="tickmark-dealroom-"))
     cache = args.cache or (out / "cache" if args.out else Path(tempfile.gettempdir()) / "tickmark-dealroom-cache")
     out.mkdir(parents=True, exist_ok=True)
+    home = Path(tempfile.mkdtemp(prefix="tickmark-dealroom-home-"))
     try:
-        return _run(args, out, cache, started)
+        return _run(args, out, cache, home, started)
     finally:
-        shutil.rmtree(out / "home", ignore_errors=True)
+        shutil.rmtree(home, ignore_errors=True)
         if args.out is None:
             shutil.rmtree(out, ignore_errors=True)
 
 
-def _run(args: argparse.Namespace, out: Path, cache: Path, started: float) -> dict[str, Any]:
+def _run(args: argparse.Namespace, out: Path, cache: Path, home: Path, started: float) -> dict[str, Any]:
     files = inline_filings(args.data)
     read: dict[str, Filing] = {}
 
@@ -88,7 +90,7 @@ def _run(args: argparse.Namespace, out: Path, cache: Path, started: float) -> di
     if args.verifier == "none":
         results, path_used = {}, "none"
     else:
-        results, path_used = verify_decks(jobs, out / "home", mode=args.verifier)
+        results, path_used = verify_decks(jobs, home, mode=args.verifier)
     verify_s = time.perf_counter() - verify_started
     scored = score(gen.claims, gen.non_claims, results)
     if args.differential == "none":
