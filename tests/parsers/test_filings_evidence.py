@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from parsers.filings import ixbrl_agreement, parse_filing, sniff
+from parsers.metrics import by_id
 from parsers.model import ParsedDocument
 
 DATA = Path(__file__).parents[2].parent / "shared" / "data"
@@ -17,19 +18,19 @@ pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"shared data folder {
 
 PDF_10K_REVENUE = {
     # latest fiscal year's total revenue on the income statement, in millions as printed
-    "AMCOR_2022_10K.pdf": ("FY2022", "14544"),
-    "AMCOR_2023_10K.pdf": ("FY2023", "14694"),
-    "BESTBUY_2023_10K.pdf": ("FY2023", "46298"),
-    "CORNING_2020_10K.pdf": ("FY2020", "11303"),
-    "CORNING_2021_10K.pdf": ("FY2021", "14082"),
-    "CORNING_2022_10K.pdf": ("FY2022", "14189"),
-    "JOHNSON_JOHNSON_2022_10K.pdf": ("FY2022", "94943"),
-    "MGMRESORTS_2021_10K.pdf": ("FY2021", "9680.140"),
-    "MGMRESORTS_2022_10K.pdf": ("FY2022", "13127.485"),
-    "PEPSICO_2021_10K.pdf": ("FY2021", "79474"),
-    "PEPSICO_2022_10K.pdf": ("FY2022", "86392"),
-    "VERIZON_2021_10K.pdf": ("FY2021", "133613"),
-    "VERIZON_2022_10K.pdf": ("FY2022", "136835"),
+    "AMCOR_2022_10K.pdf": ("FY2022", Decimal("14544")),
+    "AMCOR_2023_10K.pdf": ("FY2023", Decimal("14694")),
+    "BESTBUY_2023_10K.pdf": ("FY2023", Decimal("46298")),
+    "CORNING_2020_10K.pdf": ("FY2020", Decimal("11303")),
+    "CORNING_2021_10K.pdf": ("FY2021", Decimal("14082")),
+    "CORNING_2022_10K.pdf": ("FY2022", Decimal("14189")),
+    "JOHNSON_JOHNSON_2022_10K.pdf": ("FY2022", Decimal("94943")),
+    "MGMRESORTS_2021_10K.pdf": ("FY2021", Decimal("9680.140")),
+    "MGMRESORTS_2022_10K.pdf": ("FY2022", Decimal("13127.485")),
+    "PEPSICO_2021_10K.pdf": ("FY2021", Decimal("79474")),
+    "PEPSICO_2022_10K.pdf": ("FY2022", Decimal("86392")),
+    "VERIZON_2021_10K.pdf": ("FY2021", Decimal("133613")),
+    "VERIZON_2022_10K.pdf": ("FY2022", Decimal("136835")),
 }
 _STATEMENT = ("statement of income", "statements of income", "statements of operations", "statement of operations",
               "statements of earnings", "statement of earnings")
@@ -87,8 +88,8 @@ def test_pdf_10k_gives_latest_year_revenue_from_income_statement(name):
     period, millions = PDF_10K_REVENUE[name]
     doc = parsed(f"filings_pdf/{name}")
     facts = _statement_facts(doc, "revenue", period)
-    assert any(f.value == Decimal(millions) * 10**6 for f in facts), [(f.value, f.source.locator) for f in facts]
-    f = next(f for f in facts if f.value == Decimal(millions) * 10**6)
+    assert any(f.value == millions.scaleb(6) for f in facts), [(f.value, f.source.locator) for f in facts]
+    f = next(f for f in facts if f.value == millions.scaleb(6))
     assert f.source.page and f.source.bbox
 
 
@@ -102,20 +103,31 @@ def _ixbrl_files() -> list[str]:
     return out
 
 
-def test_ixbrl_and_table_values_agree_over_every_ixbrl_filing():
-    pairs = agree = 0
-    for rel in _ixbrl_files():
-        a = ixbrl_agreement(parsed(rel))
-        pairs += a.pairs
-        agree += a.agree
-    print(f"iXBRL-vs-table agreement: {agree}/{pairs} = {agree / pairs:.4f}")
-    assert pairs > 5000 and agree / pairs >= 0.99
+# Known parser defects, each a table whose stated scale is applied to cells it does not govern.
+_SCALE_DEFECTS = {
+    "filings/IBM/ibm-10-Q-Q2-2025.html": "share counts in an EPS table read in the table's millions",
+    "filings/PG/pg-10-K-FY2025.html": "a stock-option table's $ in millions read as thousands",
+    "filings/TSLA/tsla-10-K-FY2024.html": "bitcoin units read in the table's millions",
+}
+
+
+@pytest.mark.parametrize("rel", [
+    pytest.param(rel, marks=pytest.mark.xfail(reason=_SCALE_DEFECTS[rel], strict=True)) if rel in _SCALE_DEFECTS
+    else rel for rel in _ixbrl_files()
+])
+def test_every_table_cell_with_an_ixbrl_tag_agrees_with_the_tagged_value(rel):
+    doc = parsed(rel)
+    a = ixbrl_agreement(doc)
+    # A report's statements are tagged, so a tagged filing with no tagged cell lost its tags.
+    assert a.pairs > 0 or (doc.document.form or "").startswith("8-K"), rel
+    assert a.mismatches == [], "\n".join(a.mismatches)
 
 
 _GOLD_METRICS = {
     "gross_margin_pct": "gross_margin", "research_and_development_expense": "research_and_development",
     "diluted_eps": "eps_diluted", "cash_and_marketable_securities": "cash",
 }
+_MONEY = {"thousands": 3, "millions": 6, "billions": 9, "USD per share": 0}
 
 
 def _gold_evidence():
@@ -125,36 +137,40 @@ def _gold_evidence():
                 yield claim, ev
 
 
-def _printed_value(as_printed: str, scale: str) -> Decimal | None:
+def _money(ev: dict) -> Decimal | None:
+    """The cited figure's magnitude in base units, for money and per-share figures only."""
     from parsers.numbers import parse_printed
 
-    found = parse_printed(as_printed.replace("(", "-").replace(")", ""))
-    if not found:
+    found = parse_printed(ev["as_printed"].replace("(", "-").replace(")", ""))
+    if ev["scale"] not in _MONEY or not found:
         return None
     p = found[0]
-    power = {"millions": 6, "thousands": 3, "billions": 9}.get(scale, 0)
-    return abs(p.value.scaleb(p.scale or power)) if scale not in ("percent", "USD per share", "units", "count") \
-        else abs(p.value.scaleb(p.scale))
+    return abs(p.value.scaleb(p.scale or _MONEY[ev["scale"]]))
 
 
-def test_gold_evidence_appears_as_facts():
-    hits = strict = total = 0
-    misses = []
+def test_every_money_figure_the_gold_evidence_cites_is_a_fact_of_its_document():
+    checked, misses = 0, []
     for claim, ev in _gold_evidence():
-        value = _printed_value(ev["as_printed"], ev["scale"])
+        value = _money(ev)
         if value is None:
             continue
-        total += 1
-        doc = parsed(ev["doc"])
-        same = [f for f in doc.facts if abs(f.value) == value]
-        if same:
-            hits += 1
-            metric = _GOLD_METRICS.get(claim["metric"], claim["metric"])
-            if any(f.metric == metric and f.period.endswith(claim["period"][-4:]) for f in same):
-                strict += 1
-        else:
+        checked += 1
+        if not any(abs(f.value) == value for f in parsed(ev["doc"]).facts):
             misses.append(f"{claim['id']} {ev['doc']} {ev['as_printed']}")
-    print(f"gold evidence as facts: value {hits}/{total}, value+metric+year {strict}/{total}")
-    print("\n".join(misses))
-    # Measured 46/67 by value: the misses are percentages and sentence figures (text facts are narrow).
-    assert total >= 40 and hits / total >= 0.65
+    assert checked and misses == []
+
+
+def test_a_registry_quantity_cited_on_a_primary_statement_is_a_fact_of_that_metric():
+    # Percentages, sentences and the inputs of derived claims (growth, margins, ratios) are left out:
+    # which metric they are read as is the vocabulary's business, not the statement reader's.
+    checked, misses = 0, []
+    for claim, ev in _gold_evidence():
+        metric = _GOLD_METRICS.get(claim["metric"], claim["metric"])
+        value = _money(ev)
+        reg = by_id(metric)
+        if value is None or reg is None or reg.ratio_of or not any(s in ev["where"].lower() for s in _STATEMENT):
+            continue
+        checked += 1
+        if not any(abs(f.value) == value and f.metric == metric for f in parsed(ev["doc"]).facts):
+            misses.append(f"{claim['id']} {metric} {ev['doc']} {ev['as_printed']}")
+    assert checked and misses == []
