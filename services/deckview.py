@@ -139,9 +139,12 @@ def _length(text: str, font: str, size: float) -> float:
 
 
 def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    """Greedy word wrap by the font's own advance widths; explicit newlines are kept."""
+    """Greedy word wrap by the font's own advance widths; a newline starts a paragraph, which
+    begins with an empty marker line ("") after the first."""
     lines: list[str] = []
-    for para in text.split("\n"):
+    for k, para in enumerate(text.split("\n")):
+        if k:
+            lines.append("")
         line = ""
         for word in para.split():
             trial = f"{line} {word}" if line else word
@@ -159,22 +162,25 @@ def _fit(page: pymupdf.Shape | None, rect: pymupdf.Rect, text: str, size: float,
     """Write ``text`` wrapped in ``rect``, shrinking the type (down to 7 pt) until it fits when
     ``shrink``; what still does not fit runs on below the box. The height used; with ``page``
     None nothing is drawn, only measured."""
+    # A paragraph break is a third of a line: figures on consecutive bullets keep apart.
+    def height(lines: list[str]) -> float:
+        return sum(size * (0.4 if not line else 1.25) for line in lines)
+
     while True:
         lines = _wrap(text, font, size, rect.width)
-        leading = size * 1.22
-        if not shrink or len(lines) * leading <= rect.height or size <= 7:
+        if not shrink or height(lines) <= rect.height or size <= 7:
             break
         size -= 1
     if page is not None:
         y = rect.y0 + size
         for line in lines:
-            x = rect.x0
-            if align == 2:
-                x = rect.x1 - _length(line, font, size)
-            if line:
-                page.insert_text((x, y), line, fontsize=size, fontname=font, color=colour)
-            y += leading
-    return len(lines) * leading
+            if not line:
+                y += size * 0.4
+                continue
+            x = rect.x1 - _length(line, font, size) if align == 2 else rect.x0
+            page.insert_text((x, y), line, fontsize=size, fontname=font, color=colour)
+            y += size * 1.25
+    return height(lines)
 
 
 def _draw_slide(page: pymupdf.Shape | None, slide: Slide, width: float, height: float) -> float:

@@ -49,7 +49,7 @@ export class ClaimCard {
     else this.el.removeAttribute("aria-current");
   }
 
-  /** The claim's verdicts across the runs of this deck (oldest first), shown when there is more than one. */
+  /** The claim's verdicts across the runs of this deck (oldest first), shown once one has changed. */
   setHistory(entries) {
     this.history = entries || [];
     this.historyEl.replaceWith(this.renderHistory());
@@ -94,7 +94,8 @@ export class ClaimCard {
 
   renderHistory() {
     const entries = this.history;
-    if (entries.length < 2 && !entries.some((e) => e.before)) {
+    // Re-verifications that left the verdict as it was add nothing to read on the card.
+    if (!entries.some((e) => e.before) && new Set(entries.map((e) => e.verdict)).size < 2) {
       this.historyEl = h("div", { class: "history", hidden: true });
       return this.historyEl;
     }

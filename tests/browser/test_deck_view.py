@@ -230,7 +230,7 @@ async def test_marks_stream_onto_the_slides_and_the_tickmarked_pdf_matches_the_r
             run_id = await _upload(page, base, deck_path)
             await _slides_loaded(page, 2 + len(EXTRA))
             await expect(page.locator(".mark").first).to_be_visible()
-            await page.screenshot(path=str(artifacts / "1-deck-view-streaming.png"))
+            await page.screenshot(path=str(artifacts / "1-deck-view-streaming.png"), animations="disabled")
             await expect(page.locator(".progress-text")).to_contain_text("Finished", timeout=90_000)
             await expect(page.locator('.mark[data-verdict="pending"]')).to_have_count(0)
             assert any(url.endswith(f"/api/runs/{run_id}/events") for url in requested), requested
@@ -263,7 +263,7 @@ async def test_marks_stream_onto_the_slides_and_the_tickmarked_pdf_matches_the_r
             await discard.hover()
             await expect(discard.locator(".discard-tip")).to_be_visible()
             await expect(discard.locator(".discard-tip")).to_contain_text(run["discarded"][0]["why"])
-            await page.screenshot(path=str(artifacts / "2-discard-reason-on-hover.png"))
+            await page.screenshot(path=str(artifacts / "2-discard-reason-on-hover.png"), animations="disabled")
 
             # A click on a mark opens the evidence view of its citation: the cited cell.
             await page.locator(f'.mark[data-claim-id="{revenue["id"]}"]').click()
@@ -271,7 +271,7 @@ async def test_marks_stream_onto_the_slides_and_the_tickmarked_pdf_matches_the_r
             await expect(dialog).to_be_visible()
             await expect(dialog.locator("td.cited")).to_contain_text(revenue["citations"][0]["as_printed"])
             await expect(dialog.locator("tr.cited-row th[scope=row]")).to_have_text("Total revenue")
-            await page.screenshot(path=str(artifacts / "3-mark-opens-evidence.png"))
+            await page.screenshot(path=str(artifacts / "3-mark-opens-evidence.png"), animations="disabled")
             await page.keyboard.press("Escape")
             await expect(dialog).to_be_hidden()
             # ... and selected its card: the two views share one selection, both ways.
@@ -305,7 +305,7 @@ async def test_marks_stream_onto_the_slides_and_the_tickmarked_pdf_matches_the_r
             # The page fits a 1280 px screen: nothing scrolls sideways.
             assert await page.evaluate("document.documentElement.scrollWidth") <= 1280
             await page.locator(".pane--deck").evaluate("el => el.scrollTo(0, 0)")
-            await page.screenshot(path=str(artifacts / "4-deck-view-finished.png"))
+            await page.screenshot(path=str(artifacts / "4-deck-view-finished.png"), animations="disabled")
 
             # The tickmarked PDF, downloaded from the page, against the run's JSON.
             async with page.expect_download() as download:
@@ -331,7 +331,7 @@ async def test_marks_stream_onto_the_slides_and_the_tickmarked_pdf_matches_the_r
             await expect(page.locator(".mark")).to_have_count(len(pptx["claims"]))
             await expect(page.locator('.mark[data-verdict="pending"]')).to_have_count(0)
             await expect(page.locator(".discard")).to_have_count(len(pptx["discarded"]))
-            await page.screenshot(path=str(artifacts / "7-pptx-deck-view.png"))
+            await page.screenshot(path=str(artifacts / "7-pptx-deck-view.png"), animations="disabled")
             pptx_pdf = httpx.get(f"{base}/api/runs/{pptx_run}/export.pdf", timeout=60)
             assert pptx_pdf.headers["content-type"].startswith("application/pdf")
             _check_export(pptx_pdf.content, pptx, pptx_layout)
@@ -353,7 +353,7 @@ async def test_marks_stream_onto_the_slides_and_the_tickmarked_pdf_matches_the_r
                                                                       ("supported", "contradicted")]
             assert history[1]["cause_document"] == "acme-10-K-2024.html"
             await page.locator(f'.card[data-claim-id="{operating["id"]}"]').scroll_into_view_if_needed()
-            await page.screenshot(path=str(artifacts / "8-claim-history.png"))
+            await page.screenshot(path=str(artifacts / "8-claim-history.png"), animations="disabled")
             assert not errors, errors
         except AssertionError as exc:
             # What the page itself reported is usually why a check on it failed.
