@@ -10,10 +10,11 @@ import msgspec
 
 from parsers.filings.ixbrl import Context, basis_for
 from parsers.filings.tables import Grid
-from parsers.metrics import basis_from_text, by_id, find_metric, find_metric_span, label_metric, normalise_label
+from parsers.metrics import basis_from_text, by_concept, by_id, find_metric, find_metric_span, label_metric, normalise_label
 from parsers.model import Cell, Column, Fact, FactSource, ParsedDocument, Row, Table
 from parsers.numbers import parse_printed
 from parsers.periods import FiscalYearEnd, bare_quarter, column_period, period_from_text, span_of_label
+from parsers.quantities import growth_metric, share_metric
 
 __all__ = [
     "Agreement",
@@ -210,7 +211,7 @@ def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None,
                                basis_from_text(header) or "GAAP")
             text = cell.text
             out.append(Fact(
-                entity=entity, metric=f"growth:{metric}", label=row.label or row.group, basis=basis,
+                entity=entity, metric=growth_metric(metric), label=row.label or row.group, basis=basis,
                 period=period[0], period_start=period[1], period_end=period[2], value=cell.value,
                 unit="percent", scale=0, currency=None, as_printed=text.lstrip("$ ").strip(),
                 source=FactSource(kind="table", table=table.id, row=ri, column=cell.column, section=table.section,
@@ -248,6 +249,11 @@ def segment_row(label: str) -> tuple[str, str, bool] | None:
     return metric, " ".join(words), start > 0
 
 
+def _concept_words(concept: str) -> str:
+    """ "us-gaap:AllocatedShareBasedCompensationExpense" as "allocated share based compensation expense"."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", concept.rsplit(":", 1)[-1]).lower()
+
+
 def table_facts(
     table: Table,
     entity: str,
@@ -263,6 +269,13 @@ def table_facts(
     out: list[Fact] = []
     non_gaap_table = bool(_NON_GAAP_TITLE.search(table.title))
     cols = table.columns
+    # A column that prints "%" and never "$" is a percentage column, its "25.0" included: NVIDIA's
+    # "Results of Operations" gives each line as a percentage of revenue beside no dollar figure.
+    marks: dict[int, set[str]] = {}
+    for row in table.rows:
+        for cell in row.cells:
+            marks.setdefault(cell.column, set()).update(ch for ch in "%$" if ch in cell.text)
+    percent_columns = {c for c, seen in marks.items() if seen == {"%"}}
     for ri, row in enumerate(table.rows):
         if not row.cells:
             continue
@@ -305,7 +318,19 @@ def table_facts(
                         else "percent" if tu == "pure" else "money" if len(tu) == 3 else None)
             else:
                 kind = None
-            if kind == "percent" or (kind is None and (text.endswith("%") or "%" in header or (reg is not None and reg.unit == "percent") or (
+            fact_metric = metric
+            if cell.concept and metric != "label:" and by_concept(cell.concept) != metric and \
+                    (reg is None or cell.concept.rsplit(":", 1)[-1] not in reg.concepts):
+                # The tag decides what a cell is: "Cost of revenue" in a stock-compensation note is tagged
+                # as compensation expense, not as cost of revenue.
+                fact_metric = by_concept(cell.concept) or label_metric(_concept_words(cell.concept))
+            if kind is None and cell.column in percent_columns and not cell.concept and reg is not None \
+                    and reg.unit != "percent":
+                # Each line as a percentage of revenue: the line's share, never an amount.
+                fact_metric = share_metric(metric)
+                unit, scale, currency = "percent", 0, None
+            elif kind == "percent" or (kind is None and (text.endswith("%") or "%" in header or cell.column in percent_columns
+                                                       or (reg is not None and reg.unit == "percent") or (
                     _PCT_GROUP.search(row.group) and "$" not in text))):
                 unit, scale, currency = "percent", 0, None
             elif kind == "pershare" or (kind is None and per_share):
@@ -320,7 +345,7 @@ def table_facts(
             locator = f"{table.title}; row '{row.label or row.group}'; column '{header}'"
             page = page_of(cell) if page_of else table.page
             out.append(Fact(
-                entity=entity, metric=metric, label=row.label or row.group, basis=basis, period=col.period,
+                entity=entity, metric=fact_metric, label=row.label or row.group, basis=basis, period=col.period,
                 period_start=col.period_start, period_end=col.period_end, value=value, unit=unit, scale=scale,
                 currency=currency, as_printed=text.lstrip("$ ").strip(),
                 source=FactSource(kind="table", table=table.id, row=ri, column=cell.column, concept=cell.concept,
