@@ -140,8 +140,12 @@ export class DeckView {
     const el = h("button", {
       type: "button", class: "mark", "data-claim-id": mark.claim_id, "data-n": mark.n,
       onclick: (event) => { this.select(mark.claim_id); this.onSelect?.(mark.claim_id, { from: "deck" }); this.onOpen?.(mark.claim_id, event.currentTarget); },
+      // The verdict is the mark's description, not its name: a control named "Contradicted" is
+      // the verdict filter's, and a mark per claim must not answer to it.
+      "aria-describedby": `mark-verdict-${mark.claim_id}`,
     }, h("span", { class: "mark-badge", "aria-hidden": "true" },
-      h("span", { class: "mark-glyph" }), h("span", { class: "mark-n" }, String(mark.n))));
+      h("span", { class: "mark-glyph" }), h("span", { class: "mark-n" }, String(mark.n))),
+    h("span", { class: "visually-hidden", id: `mark-verdict-${mark.claim_id}` }));
     this.position(el, mark.box, page, unplaced);
     return el;
   }
@@ -187,8 +191,9 @@ export class DeckView {
     el.dataset.verdict = verdict;
     el.querySelector(".mark-glyph").textContent = VERDICT_GLYPHS[verdict] ?? "•";
     const name = mark.n ? `Claim ${mark.n}` : "Claim";
-    el.setAttribute("aria-label", `${name}, slide ${mark.page}: ${VERDICT_LABELS[verdict] ?? verdict}. `
-      + `“${claim.text ?? ""}”. ${claim.citations?.length ? "Open evidence" : "Show its card"}`);
+    el.setAttribute("aria-label", `${name}, slide ${mark.page}: “${claim.text ?? ""}”`);
+    el.lastElementChild.textContent = `${VERDICT_LABELS[verdict] ?? verdict}. `
+      + (claim.citations?.length ? "Opens its evidence." : "Shows its card.");
     el.title = `${mark.n ? `#${mark.n} ` : ""}${VERDICT_LABELS[verdict] ?? verdict}${claim.reason ? `: ${claim.reason}` : ""}`;
     if (was && was !== verdict && verdict !== "pending") {
       el.classList.remove("is-new");
