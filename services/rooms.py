@@ -13,10 +13,12 @@ import asyncio
 import hashlib
 import logging
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from services.access import ROOM_NAME
 from services.documents import DocumentOutcome, DocumentService
 
 __all__ = [
@@ -60,12 +62,14 @@ def room_name_for(room_dir: Path, rooms_root: Path) -> str:
     room_dir = room_dir.resolve()
     try:
         rel = room_dir.relative_to(rooms_root.resolve())
-        if len(rel.parts) == 1:
+        if len(rel.parts) == 1 and ROOM_NAME.fullmatch(rel.parts[0]):
             return rel.parts[0]
     except ValueError:
         pass
     digest = hashlib.sha256(str(room_dir).encode()).hexdigest()[:8]
-    return f"{room_dir.name}-{digest}"
+    # A folder name may hold spaces, newlines or any script; a room name may not.
+    base = re.sub(r"[^A-Za-z0-9._-]+", "-", room_dir.name).strip("-._")[:80] or "room"
+    return f"{base}-{digest}"
 
 
 def is_room_folder(path: Path) -> bool:

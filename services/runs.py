@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from services.access import Acquirer
+from services.access import Acquirer, room_name_problem
 from services.rooms import is_room_folder
 from services.sqlfiles import query
 from services.verifier import VERDICTS
@@ -117,7 +117,8 @@ async def room_exists(pool: Acquirer, room: str) -> bool:
 async def rooms(pool: Acquirer, rooms_root: Path) -> list[RoomOut]:
     async with pool.acquire() as conn:
         rows = await conn.fetch(query("api_rooms"))
-    folders = {p.name for p in rooms_root.iterdir() if is_room_folder(p) and not p.name.startswith(".")} \
+    folders = {p.name for p in rooms_root.iterdir()
+               if is_room_folder(p) and not p.name.startswith(".") and room_name_problem(p.name) is None} \
         if rooms_root.is_dir() else set()
     known = {r["name"]: RoomOut(name=r["name"], filings_parsed=r["filings_parsed"],
                                 filings_failed=r["filings_failed"], filings_pending=r["filings_pending"],

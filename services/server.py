@@ -91,11 +91,11 @@ _RESTART_WORKER_S = 1.0
 
 
 def background(core: Core, stop: asyncio.Event, *, concurrency: int, watch: bool) -> list[asyncio.Task[None]]:
-    """The work a process does besides HTTP: job slots, the bus-to-jobs dispatcher, the watcher."""
-    work: list[Coroutine[Any, Any, None]] = [
-        _work_until_stopped(core, stop, concurrency),
-        Dispatcher(core.pool, core.bus, core.dsn, core.webhooks).run(stop),
-    ]
+    """The work a process does besides HTTP: job slots, the bus-to-jobs dispatcher, the watcher.
+    With ``concurrency`` 0 there are no job slots: ``tickmark worker`` processes take the jobs."""
+    work: list[Coroutine[Any, Any, None]] = [Dispatcher(core.pool, core.bus, core.dsn, core.webhooks).run(stop)]
+    if concurrency > 0:
+        work.insert(0, _work_until_stopped(core, stop, concurrency))
     if watch:
         s = core.settings
         work.append(RoomWatcher(s.rooms, core.pipeline, core.documents, core.pool, polling=s.watch_polling,

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from services.documents import DocumentService
 from services.pipeline import Pipeline
+from services.access import room_name_problem
 from services.rooms import DECKS_FOLDER, OUTSIDE_ROOM, Refused, RoomFile, is_room_folder, place, walk_room
 from services.sqlfiles import query
 
@@ -101,8 +102,14 @@ class RoomWatcher:
     # ------------------------------------------------------------ what is where
 
     def _room_dir(self, name: str) -> Path | None:
-        """The room folder ``name`` under the root, or None (with a logged reason, once) for a link."""
+        """The room folder ``name`` under the root, or None (with a logged reason, once) for a link
+        or a folder whose name is not a room name (the API could never name that room)."""
         path = self._root / name
+        if (problem := room_name_problem(name)) is not None:
+            if name not in self._not_rooms:
+                self._not_rooms.add(name)
+                log.warning("%s is not watched: %s", path, problem)
+            return None
         if is_room_folder(path):
             self._not_rooms.discard(name)
             return path

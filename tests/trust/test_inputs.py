@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e._e2e import REPO, Served, deck_md, env_for, serving
+from tests.e2e._e2e import REPO, Served, deck_md, env_for, filing_html, serving, wait_for, write_atomically
 
 pytestmark = pytest.mark.slow
 BIG = "99999999999999999999"
@@ -207,6 +207,22 @@ def test_the_api_docs_are_served_from_the_package_and_name_the_schema(served: Se
     assert "http://" not in page.text and "https://" not in page.text, "the viewer must load nothing from elsewhere"
     spec = httpx.get(f"{served.base}/schema/openapi.json", timeout=10).json()
     assert "/api/rooms/{room}/decks" in spec["paths"]
+
+
+@pytest.mark.parametrize("folder", ["bad room", "trailing\n", "tab\there", "-lead"])
+def test_a_room_folder_whose_name_is_not_a_room_name_is_not_watched(served: Served, folder: str):
+    write_atomically(served.rooms / folder / "acme-10k.html", filing_html())
+    good = f"named-{abs(hash(folder)) % 10_000}"
+    write_atomically(served.rooms / good / "acme-10k.html", filing_html())
+
+    def parsed() -> bool:
+        r = httpx.get(f"{served.base}/api/rooms/{good}/documents", timeout=10)
+        return r.status_code == 200 and any(d["status"] == "parsed" for d in r.json())
+
+    wait_for(parsed, 60, "the well-named room's filing to be parsed (the watcher has seen both folders)")
+    names = {r["name"] for r in httpx.get(f"{served.base}/api/rooms", timeout=10).json()}
+    assert folder not in names and good in names
+    assert "is not watched" in served.log_text() and "not a room name" in served.log_text()
 
 
 def test_the_service_still_serves_after_every_refusal(served: Served):
