@@ -183,3 +183,43 @@ def test_verify_pdf_writes_the_tickmarked_deck(pg_dsn: str, tmp_path: Path):
         numbers = {a.info["subject"].split(" ")[0] for p in pdf.pages(0, deck.page_count) for a in p.annots()}
         assert numbers == {f"#{n}" for n in range(1, len(result["claims"]) + 1)}
         assert pdf.page_count > deck.page_count
+
+
+async def test_a_room_token_reads_its_own_runs_deck_and_history_and_nothing_of_another_room(pool):
+    """The deck view's reads run as the room-scoped role: its grants cover them, and RLS hides
+    another room's run (its blob, shared by content, is read by the owner only after that)."""
+    import uuid
+
+    from services.access import RoomPool
+    from services.sqlfiles import query
+
+    rooms = [f"deck-{uuid.uuid4().hex[:6]}" for _ in range(2)]
+    runs = {}
+    async with pool.acquire() as conn, conn.transaction():
+        for room in rooms:
+            await conn.execute(query("ensure_room"), room)
+            deck = await conn.fetchval("INSERT INTO document (room, path, sha256, size, kind, status, format) VALUES "
+                                       "($1, 'decks/d.pdf', $1, 1, 'deck', 'parsed', 'pdf') RETURNING id", room)
+            filing = await conn.fetchval("INSERT INTO document (room, path, sha256, size, kind, status) VALUES "
+                                         "($1, '10-K.html', $1 || 'f', 1, 'filing', 'parsed') RETURNING id", room)
+            first, second = [await conn.fetchval(
+                "INSERT INTO run (room, deck_document_id, deck_path, trigger, cause_document_id, status) "
+                "VALUES ($1, $2, 'decks/d.pdf', $3, $4, 'finished') RETURNING id", room, deck, trigger, cause)
+                for trigger, cause in (("upload", None), ("reverify", filing))]
+            for run, verdict in ((first, "no-evidence"), (second, "supported")):
+                await conn.execute("INSERT INTO claim (run_id, claim_id, room, page, body) VALUES "
+                                   "($1, 'p1-c1', $2, 1, '{\"id\": \"p1-c1\", \"page\": 1}')", run, room)
+                await conn.execute("INSERT INTO verdict (run_id, claim_id, room, verdict, reason, body) VALUES "
+                                   "($1, 'p1-c1', $2, $3, 'r', '{}')", run, room, verdict)
+            await conn.execute(query("record_flip"), second, "p1-c1", room, first, "no-evidence", "supported", filing)
+            runs[room] = first
+    mine, theirs = rooms
+    scoped = RoomPool(pool, mine)
+    async with scoped.acquire() as conn:
+        assert (await conn.fetchrow(query("page_run_deck"), runs[mine]))["sha256"] == mine
+        assert await conn.fetchrow(query("page_run_deck"), runs[theirs]) is None
+        assert len(await conn.fetch(query("page_run_claim_bodies"), runs[mine])) == 1
+        history = await conn.fetch(query("page_claim_history"), runs[mine], "p1-c1")
+        assert [(h["verdict"], h["before"], h["cause_document"]) for h in history] == [
+            ("no-evidence", None, None), ("supported", "no-evidence", "10-K.html")]
+        assert await conn.fetch(query("page_claim_history"), runs[theirs], None) == []
