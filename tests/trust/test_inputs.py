@@ -237,3 +237,48 @@ def test_token_create_refuses_a_room_name_that_does_not_match_whole(pg_dsn: str,
                          env=env_for(pg_dsn, tmp_path / "home", tmp_path / "rooms"))
     assert out.returncode != 0
     assert "not a room name" in out.stderr
+
+
+def _verify(pg_dsn: str, tmp_path: Path, deck: Path, room: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "services.cli", "verify", str(deck), "--room", str(room)], cwd=REPO,
+                          capture_output=True, text=True, timeout=180,
+                          env=env_for(pg_dsn, tmp_path / "home", tmp_path / "rooms"))
+
+
+@pytest.fixture
+def cli_room(tmp_path: Path) -> Path:
+    room = tmp_path / "cli-room"
+    write_atomically(room / "acme-10k.html", filing_html())
+    write_atomically(room / "broken.pdf", b"%PDF-1.4\nthis is not a pdf body at all\n")
+    return room
+
+
+@pytest.mark.parametrize(("name", "content", "said"), [
+    ("photo.pdf", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" + b"\x00" * 2000, "cannot verify this deck"),
+    ("blank.md", b"", "is empty"),
+    ("spaces.md", b"   \n\n  ", "cannot verify this deck"),
+])
+def test_verify_of_a_deck_that_cannot_be_read_says_why_and_fails(pg_dsn: str, tmp_path: Path, cli_room: Path,
+                                                                  name: str, content: bytes, said: str):
+    deck = tmp_path / name
+    deck.write_bytes(content)
+    out = _verify(pg_dsn, tmp_path, deck, cli_room)
+    assert out.returncode != 0
+    assert said in out.stderr, out.stderr[-2000:]
+    assert str(deck) in out.stderr or name in out.stderr
+
+
+def test_verify_of_a_directory_says_it_is_a_directory(pg_dsn: str, tmp_path: Path, cli_room: Path):
+    out = _verify(pg_dsn, tmp_path, cli_room, cli_room)
+    assert out.returncode != 0 and "is a directory" in out.stderr
+
+
+def test_verify_repeats_a_failed_filings_reason_on_the_cached_run(pg_dsn: str, tmp_path: Path, cli_room: Path):
+    deck = tmp_path / "deck.md"
+    deck.write_bytes(deck_md())
+    runs = [_verify(pg_dsn, tmp_path, deck, cli_room) for _ in range(2)]
+    lines = [[line for line in r.stderr.splitlines() if "skipped broken.pdf" in line] for r in runs]
+    assert all(r.returncode == 0 for r in runs), runs[-1].stderr[-2000:]
+    assert lines[0] and lines[1], [r.stderr[-1500:] for r in runs]
+    assert "None" not in lines[0][0] and "None" not in lines[1][0]
+    assert lines[0] == lines[1], "the cached run says the same as the first"
