@@ -333,13 +333,18 @@ def _is_qualifier(text: str, p: Printed, others: int) -> bool:
         bool(re.search(r"\bwith\s+(?:over|more than|at least|>|≥)?\s*$", before, re.I))
 
 
-def _ranges(text: str, figs: list[Printed]) -> set[int]:
-    """Indexes of figures that end or start a range ("$43B-$44B", "2% to 3%")."""
-    out = set()
+def _ranges(text: str, figs: list[Printed]) -> dict[int, str]:
+    """The bound each end of a range takes: "$43B-$44B", "2% to 3%", "between 40% and 45%" hold their
+    figure from below (``ge``) and from above (``le``). "Up 5% to $2.5 billion" is no range: its ends
+    measure different things."""
+    out: dict[int, str] = {}
     for i in range(len(figs) - 1):
-        between = text[figs[i].end: figs[i + 1].start]
-        if re.fullmatch(r"\s*(?:-|–|—|to|and)\s*", between):
-            out |= {i, i + 1}
+        a, b = figs[i], figs[i + 1]
+        between = text[a.end: b.start]
+        joined = re.fullmatch(r"\s*(?:-|–|—|to)\s*", between) or (
+            re.fullmatch(r"\s*and\s*", between) and re.search(r"\bbetween\s*$", text[: a.start], re.I))
+        if joined and a.unit == b.unit and (a.currency == b.currency or not b.currency):
+            out[i], out[i + 1] = "ge", "le"
     return out
 
 
@@ -467,12 +472,19 @@ _AGAINST = re.compile(r"\b(?:from|vs\.?|versus|compared (?:to|with)|over|than|pr
 _DATE_PHRASE = re.compile("|".join(rx.pattern for rx in _MASKS[:4]), re.I)
 
 
+# "..., compared to $2.74 in 2Q24": across a whole bullet or slide, a comparison clause's period
+# belongs to that clause's figure only.
+_COMPARED = re.compile(r"\b(?:compared (?:to|with)|vs\.?|versus|against|from)\b[^;,]*", re.I)
+
+
 def _own_period(text: str) -> str | None:
     return _period(_AGAINST.sub(" ", text))
 
 
-def _stated(where: str, text: str, read: str | None = None) -> _Stated | None:
-    p = _own_period(text if read is None else read)
+def _stated(where: str, text: str, read: str | None = None, *, whole: bool = False) -> _Stated | None:
+    """The period ``text`` (or its masked form ``read``) states; ``whole`` for a bullet or slide read as one."""
+    read = text if read is None else read
+    p = _period(_COMPARED.sub(" ", read)) if whole else _own_period(read)
     return _Stated(p, f"{where} {_quote(text)}", text) if p else None
 
 
@@ -484,15 +496,26 @@ def _slide_period(slide: Slide) -> _Stated | None:
         if not _figures(b.text) and (s := _stated("slide subtitle", b.text)):
             return s
     own = [s for b in slide.blocks if (s := _stated(f"the one period slide {slide.page} states, in", b.text,
-                                                      _mask_figures(b.text, _figures(b.text))))]
+                                                      _mask_figures(b.text, _figures(b.text)), whole=True))]
     # "Net revenue of $28.2 billion in 2024" gives the slide's other bullets their year too.
     return own[0] if own and len({s.period for s in own}) == 1 else None
+
+
+def _lent_period(slide: Slide, deck_period: _Stated | None) -> _Stated | None:
+    """The slide's period, unless it is only a year its text compares with ("vs. $2.74 in 2Q24") on a
+    deck whose cover states another period."""
+    stated = _slide_period(slide)
+    if stated is not None and deck_period is not None and stated.where.startswith("the one period") \
+            and stated.period != deck_period.period:
+        return None
+    return stated
 
 
 def _clause(text: str, p: Printed) -> tuple[str, int]:
     """The part of a sentence a figure belongs to (split at ", " / "; " / " and "), with its offset."""
     cuts = [0]
-    for m in re.finditer(r"[;,]\s+(?=\D)|\s+(?:and|while|with|vs\.?|versus)\s+(?=[\d$~(])", text):
+    for m in re.finditer(r"[;,]\s+(?=\D)|\s+(?:and|while|with|vs\.?|versus|compared (?:to|with)|against)\s+(?=[\d$~(])",
+                         text):
         cuts.append(m.end())
     cuts.append(len(text) + 1)
     for a, b in zip(cuts, cuts[1:]):
@@ -605,7 +628,7 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stat
     qualifiers = {i for i, p in enumerate(figs) if _is_qualifier(text, p, len(figs) - 1)}
     main = [p for i, p in enumerate(figs) if i not in qualifiers]
     whole = _subject(_mask_figures(text, main), ctx.companies)
-    block_period = _stated("its bullet", text, _mask_figures(text, figs))
+    block_period = _stated("its bullet", text, _mask_figures(text, figs), whole=True)
     for i, p in enumerate(figs):
         if i in qualifiers:
             continue
@@ -619,7 +642,7 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stat
             subject = whole
         bound, printed = _bound(text, p)
         if i in ranged:
-            bound = "ge" if i + 1 < len(figs) and (i + 1) in ranged and text[p.end:figs[i + 1].start].strip() in "-–—to" else "le"
+            bound = ranged[i]
         stated = _stated("the claim's words", clause, masked_clause) or block_period or slide_period or ctx.deck_period
         claims.append(_make_claim(
             page=slide.page, n=start + len(claims) + 1, text=text, p=p, bound=bound, printed=printed,
@@ -640,12 +663,17 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     table_scale = {"thousands": 3, "millions": 6, "billions": 9}[(scale_m.group(1) or scale_m.group(2)).lower()] if scale_m else None
     periods: list[str | None] = []
     last = None
-    for h in header:
+    unread: set[int] = set()
+    for c, h in enumerate(header):
         p = _period(h)
         if p is None and h and (_GROWTH.search(h) or _SHARE_HEADER.search(h)):
             p = last
+        elif p is None and c > 0 and any(ch.isalnum() for ch in h):
+            unread.add(c)
         periods.append(p)
         last = p or last
+    if not any(periods):
+        unread = set()  # no column names a period: the slide's or the deck's period speaks for them all
     guidance = bool(_GUIDANCE_TITLE.search(slide.title))
     claims: list[Claim] = []
     discards: list[Discard] = []
@@ -688,8 +716,13 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                     unit = "USD"
             bound, printed = _bound(cell, p)
             column_period = periods[c] if c < len(periods) else None
-            stated = (_Stated(column_period, f"column header {_quote(head)}", head) if column_period else None) \
-                or _stated("row label", label) or slide_period or ctx.deck_period
+            if c in unread:
+                # Its neighbours name periods and this header names one we cannot read ("LTM", "Run-rate"):
+                # the slide's period is not this column's.
+                stated = _stated("row label", label)
+            else:
+                stated = (_Stated(column_period, f"column header {_quote(head)}", head) if column_period else None) \
+                    or _stated("row label", label) or slide_period or ctx.deck_period
             box = boxes[r][c] if r < len(boxes) and c < len(boxes[r]) else None
             claims.append(_make_claim(
                 page=slide.page, n=start + len(claims) + 1, text=cell, p=p, bound=bound, printed=printed,
@@ -719,7 +752,7 @@ def extract_claims(deck: Deck) -> ParsedDeck:
     claims: list[Claim] = []
     discards: list[Discard] = []
     for slide in deck.slides:
-        slide_period = _slide_period(slide)
+        slide_period = _lent_period(slide, ctx.deck_period)
         slide_entity = _entity_in(slide.title, companies) or ctx.default_entity
         page_claims: list[Claim] = []
         if slide.title and (_TEAM_TITLE.search(slide.title) and _TEAM.search(slide.title)):

@@ -34,7 +34,7 @@ _M = Metric
 REGISTRY: tuple[Metric, ...] = (
     _M("revenue", ("revenue", "revenues", "total revenue", "total revenues", "net revenue", "net revenues",
                    "net sales", "total net sales", "sales", "total net revenue", "total net revenues", "top line",
-                   "sales to customers", "operating revenues", "total operating revenues"),
+                   "sales to customers", "operating revenue", "operating revenues", "total operating revenues"),
        ("Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax", "SalesRevenueNet",
         "RevenueFromContractWithCustomerIncludingAssessedTax", "RevenuesNetOfInterestExpense"),
        alternates=("arr", "subscription_revenue", "product_revenue", "services_revenue", "segment_revenue")),

@@ -137,6 +137,10 @@ def parse_printed(text: str) -> list[Printed]:
             else:
                 unit = "multiple"
         neg = m.group("neg")
+        start, printed = m.start(), m.group(0)
+        if neg and neg != "(" and m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "%)"):
+            # "40%-45%", "$43B-$44B": a dash between two figures joins a range; it is not a minus sign.
+            neg, start, printed = None, m.start() + 1, printed[1:]
         # "(24.2%)" and "($18M)" close their parenthesis after the unit or scale.
         negative = bool(neg) and (neg != "(" or bool(m.group("close")) or bool(m.group("close2")))
         if negative:
@@ -149,9 +153,9 @@ def parse_printed(text: str) -> list[Printed]:
                 unit=unit,
                 currency=currency,
                 approx=bool(m.group("approx")),
-                start=m.start(),
+                start=start,
                 end=m.end(),
-                text=m.group(0).strip(),
+                text=printed.strip(),
             )
         )
     return out

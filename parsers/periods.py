@@ -105,6 +105,11 @@ _Q = re.compile(
     re.I,
 )
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+# Half years and nine months as results decks print them: "1H25", "H1 2025", "first half of fiscal 2025", "9M24".
+_HALF = re.compile(
+    r"\b(?:H([12])|([12])H|(first|second)\s+half|(9)M|9\s+months)\s*(?:of\s+)?(?:(?:FY|F|fiscal(?:\s+year)?)\s*)?'?(\d{4}|\d{2})\b",
+    re.I,
+)
 # "its fiscal 2024 fourth quarter": the year comes before the quarter.
 _FISCAL_Q = re.compile(r"\bfiscal\s+(?:year\s+)?'?(\d{4}|\d{2})\s+(first|second|third|fourth)\s+quarter\b", re.I)
 _ENDED = re.compile(
@@ -132,6 +137,13 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
         year = m.group(4) or m.group(5) or m.group(6) or m.group(7)
         if year:
             return f"Q{q} FY{_year(year)}"
+    m = _HALF.search(text)
+    if m:
+        year = _year(m.group(5))
+        if m.group(4) or (m.group(0).lower().startswith("9")):
+            return f"9M FY{year}"
+        half = int(m.group(1) or m.group(2) or (1 if (m.group(3) or "").lower() == "first" else 2))
+        return f"H{half} FY{year}"
     m = _ENDED.search(text)
     if m and m.group(3).lower() in MONTHS:
         end = date(int(m.group(5)), MONTHS[m.group(3).lower()], int(m.group(4)))
