@@ -208,11 +208,19 @@ class RoomWatcher:
                 await self._pipeline.file_removed(room, path)
 
     async def _refuse(self, room: str, refused: Refused) -> None:
-        log.warning("%s/%s refused: it links to %s, outside the room", room, refused.rel, refused.target)
-        await self._documents.refuse(room, refused.rel, OUTSIDE_ROOM, refused.detail, kind=_kind_of(refused.rel))
+        marker = f"refused:{OUTSIDE_ROOM}"
+        async with self._pool.acquire() as conn:  # type: ignore[attr-defined]
+            latest = await conn.fetchrow(query("latest_file"), room, refused.rel)
+        if latest is not None and latest["sha256"] != marker:
+            # A file read here before is retired first, under its parse lock, as any removal is.
+            await self._pipeline.file_removed(room, refused.rel)
+        outcome = await self._documents.refuse(room, refused.rel, OUTSIDE_ROOM, refused.detail,
+                                               kind=_kind_of(refused.rel))
+        if not outcome.cached:
+            log.warning("%s/%s refused: it links to %s, outside the room", room, refused.rel, refused.target)
         async with self._pool.acquire() as conn:  # type: ignore[attr-defined]
             # Recorded as seen, so the refusal is retired like any file once the link is gone.
-            await conn.execute(query("see_file"), room, refused.rel, f"refused:{OUTSIDE_ROOM}", 0)
+            await conn.execute(query("see_file"), room, refused.rel, marker, 0)
         await self._note_folder(room)
 
     async def _note_folder(self, room: str) -> None:
