@@ -17,7 +17,7 @@ from litestar.response import Stream
 from events.bus import EventFilter, StoredEvent
 from services import exports, pdfexport, runs
 from services import uploads
-from services.access import INT64_MAX, ROOM_NAME, Access, room_name_problem
+from services.access import INT64_MAX, Access, room_name_problem
 from services.egress import TargetRefused, target_of
 from services.pipeline import StoredBlob
 from services.page import deck_of_run
@@ -30,7 +30,6 @@ ROOM_EVENT_TYPES = frozenset({
     "document.changed", "document.parsed", "document.failed", "facts.updated", "deck.submitted",
     "run.finished", "verdict.changed", "webhook.delivered", "webhook.failed",
 })
-_ROOM_NAME = ROOM_NAME
 DECK_TYPES = {"pdf": "PDF", "pptx": "PowerPoint", "md": "Markdown", "markdown": "Markdown", "txt": "text",
               "json": "docling JSON"}
 

@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -52,10 +52,10 @@ Format = Literal["slack", "teams", "json"]
 
 
 class WebhookIn(msgspec.Struct, forbid_unknown_fields=True):
-    url: str
+    url: Annotated[str, msgspec.Meta(max_length=2048)]
     format: Format = "json"
-    secret: str | None = None
-    """Shared HMAC secret; one is generated when omitted and returned once."""
+    secret: Annotated[str, msgspec.Meta(min_length=1, max_length=256, pattern=r"^[\x21-\x7e]+$")] | None = None
+    """Shared HMAC secret (up to 256 printable ASCII characters); one is generated when omitted and returned once."""
 
 
 class WebhookOut(msgspec.Struct):
