@@ -1,0 +1,205 @@
+"""Claims resolved against the room: company from the claim, its slide, the cover or the room itself;
+period from the claim, its column or its slide, in the company's own fiscal calendar. Each rule is
+shown on two companies or layouts."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from parsers.catalogue import Catalogue, RoomDocument, build_catalogue
+from parsers.claims import extract_claims
+from parsers.entities import printed_names, short_forms
+from parsers.model import Claim, Deck, ParsedDeck, Slide, TextBlock
+from parsers.resolve import resolve_claims
+
+ROOM = build_catalogue([
+    RoomDocument(path="ma-10-K.html", entity="Mastercard Incorporated", fiscal_year_end="--12-31",
+                 periods=("FY2024", "FY2023"), names=("Mastercard Incorporated", "Mastercard", "MA")),
+    RoomDocument(path="aapl-10-K.html", entity="Apple Inc.", fiscal_year_end="--09-28",
+                 periods=("FY2024", "FY2023"), names=("Apple Inc.", "Apple", "AAPL")),
+    RoomDocument(path="aapl-10-Q.html", entity="Apple Inc.", fiscal_year_end="--09-27",
+                 periods=("Q3 FY2025",), names=("Apple Inc.", "Apple", "AAPL")),
+    RoomDocument(path="pg-10-K.html", entity="PROCTER & GAMBLE CO", fiscal_year_end="--06-30",
+                 periods=("FY2025",), names=("PROCTER & GAMBLE CO", "Procter & Gamble", "P&G", "PG")),
+    RoomDocument(path="nflx-10-K.html", entity="Netflix, Inc.", fiscal_year_end="--12-31",
+                 periods=("FY2024",), names=("Netflix, Inc.", "Netflix", "NFLX")),
+])
+
+
+def _slides(cover: str, *slides: tuple[str, list[str]], cover_lines: tuple[str, ...] = ()) -> Deck:
+    out = [Slide(page=1, title=cover, blocks=[TextBlock(text=t) for t in cover_lines])]
+    for page, (title, lines) in enumerate(slides, start=2):
+        out.append(Slide(page=page, title=title, blocks=[TextBlock(text=t) for t in lines]))
+    return Deck(format="txt", slides=out)
+
+
+def _resolved(deck: Deck, catalogue: Catalogue = ROOM) -> list[Claim]:
+    return resolve_claims(extract_claims(deck), catalogue).claims
+
+
+# ---------------------------------------------------------------- entity
+
+
+@pytest.mark.parametrize(("title", "company"), [
+    ("Mastercard at a glance", "Mastercard Incorporated"),
+    ("Apple: FY2024 scorecard", "Apple Inc."),
+    ("P&G fiscal 2025 in review", "PROCTER & GAMBLE CO"),
+])
+def test_one_company_per_slide_takes_the_company_its_title_names(title: str, company: str) -> None:
+    deck = _slides("Harbor Street Research: Consumer Review", (title, ["Net revenue of $28.2 billion in 2024"]))
+    (claim,) = _resolved(deck)
+    assert claim.entity == company
+    assert "slide title" in claim.resolution.entity
+
+
+@pytest.mark.parametrize("cover", ["Harbor Street Research Review", "Northgate Capital Partners", "Blue Owl Holdings"])
+def test_a_cover_naming_its_author_names_no_company(cover: str) -> None:
+    deck = _slides(cover, ("FY2024 in numbers", ["Revenue of $39.0 billion"]))
+    (claim,) = _resolved(deck)
+    assert claim.entity is None
+    # The verdict can say what was looked for.
+    assert "Mastercard Incorporated" in claim.resolution.entity and "Netflix" in claim.resolution.entity
+
+
+def test_a_cover_naming_one_room_company_lends_it_to_every_slide() -> None:
+    deck = _slides("Netflix: 2024 Investor Review", ("Highlights", ["Revenue of $39.0 billion in 2024"]),
+                   ("Profitability", ["Operating income of $10.4 billion in 2024"]))
+    assert [c.entity for c in _resolved(deck)] == ["Netflix, Inc.", "Netflix, Inc."]
+
+
+@pytest.mark.parametrize(("line", "company"), [
+    ("Apple services net sales of $96.2 billion", "Apple Inc."),
+    ("Mastercard net revenue of $28.2 billion", "Mastercard Incorporated"),
+])
+def test_the_claims_own_words_outrank_its_slide(line: str, company: str) -> None:
+    deck = _slides("Sector review", ("Netflix and peers, FY2024", [line]))
+    (claim,) = _resolved(deck)
+    assert claim.entity == company
+
+
+def test_a_room_with_one_company_makes_it_the_default() -> None:
+    room = build_catalogue([RoomDocument(path="wmt.html", entity="WALMART INC.", fiscal_year_end="--01-31",
+                                         periods=("FY2025",), names=("WALMART INC.", "Walmart", "WMT"))])
+    deck = _slides("Retail deep dive", ("FY2025", ["Total revenues of $681.0 billion"]))
+    (claim,) = _resolved(deck, room)
+    assert claim.entity == "WALMART INC." and claim.resolution.entity == "the room holds one company"
+
+
+def test_a_slide_naming_two_companies_leaves_an_unnamed_claim_unresolved() -> None:
+    deck = _slides("Review", ("Apple and Netflix, FY2024", ["Revenue of $39.0 billion"]))
+    (claim,) = _resolved(deck)
+    assert claim.entity is None
+
+
+def test_tickers_match_in_capitals_only() -> None:
+    named = [n.entity.name for n in ROOM.named_in("MA and PG grew; ma pg are words")]
+    assert named == ["Mastercard Incorporated", "PROCTER & GAMBLE CO"]
+
+
+@pytest.mark.parametrize(("line", "company"), [
+    ("Netflix revenue of $39.0 billion in 2024", "Netflix, Inc."),
+    ("Mastercard net revenue of $28.2 billion in 2024", "Mastercard Incorporated"),
+])
+def test_the_companys_own_name_is_not_a_segment(line: str, company: str) -> None:
+    (claim,) = _resolved(_slides("Review", ("FY2024", [line])))
+    assert claim.entity == company and claim.basis == "GAAP"
+
+
+# ---------------------------------------------------------------- period
+
+
+@pytest.mark.parametrize(("first", "other"), [
+    ("Net revenue of $28.2 billion in 2024", "Operating income of $15.6 billion"),
+    ("Fiscal 2024 revenue was $391.0 billion", "Net income of $93.7 billion"),
+])
+def test_a_period_stated_once_on_a_slide_lends_it_to_the_slides_other_figures(first: str, other: str) -> None:
+    claims = _resolved(_slides("Harbor Street Research", ("Mastercard at a glance", [first, other])))
+    assert [c.period for c in claims] == ["FY2024", "FY2024"]
+    assert "the one period slide 2 states" in claims[1].resolution.period
+
+
+def test_a_slide_stating_two_periods_lends_neither() -> None:
+    claims = _resolved(_slides("Review", ("Mastercard at a glance",
+                                          ["Net revenue of $28.2 billion in 2024", "Net revenue of $25.1 billion in 2023",
+                                           "Operating income of $15.6 billion"])))
+    assert claims[2].period is None
+
+
+@pytest.mark.parametrize(("line", "period"), [
+    ("Net sales of $94.0 billion for the three months ended June 28, 2025", "Q3 FY2025"),  # Apple: FY ends in September
+    ("Net sales of $21.0 billion for the three months ended June 30, 2025", "Q2 FY2025"),  # Netflix: calendar year
+])
+def test_a_dated_period_is_read_in_the_companys_fiscal_calendar(line: str, period: str) -> None:
+    company = "Apple" if "94.0" in line else "Netflix"
+    (claim,) = _resolved(_slides("Review", (f"{company} update", [line])))
+    assert claim.period == period
+
+
+@pytest.mark.parametrize(("header", "period"), [("4Q24", "Q4 FY2024"), ("1H25", "H1 FY2025"), ("9M24", "9M FY2024"),
+                                                 ("Q3 FY25", "Q3 FY2025")])
+def test_results_deck_column_headers_name_their_periods(header: str, period: str) -> None:
+    slide = Slide(page=2, title="Netflix financial summary", blocks=[TextBlock(text="$ in millions")],
+                  tables=[[["", header, "FY2023"], ["Revenue", "10,247", "33,723"]]])
+    claims = _resolved(Deck(format="txt", slides=[Slide(page=1, title="Results", blocks=[]), slide]))
+    assert claims[0].period == period and claims[0].resolution.period == f"column header '{header}'"
+    assert claims[0].scale == 6, "the slide's '$ in millions' scales its table"
+
+
+def test_a_column_whose_header_names_no_readable_period_does_not_borrow_the_decks() -> None:
+    slide = Slide(page=2, title="Summary", blocks=[], tables=[[["", "2Q25", "Run-rate"], ["Revenue", "6,154", "24,600"]]])
+    deck = Deck(format="txt", slides=[Slide(page=1, title="Union Pacific 2Q 2025 results", blocks=[]), slide])
+    claims = extract_claims(deck).claims
+    assert [c.period for c in claims] == ["Q2 FY2025", None]
+
+
+@pytest.mark.parametrize("line", ["Diluted EPS of $3.15 compared to $2.74 in 2Q24",
+                                  "Net revenue of $7.5 billion versus $6.7 billion in 2Q24"])
+def test_a_comparison_clauses_period_stays_with_its_own_figure(line: str) -> None:
+    deck = _slides("Mastercard 2Q 2025 results", ("Second quarter", [line]))
+    current, prior = extract_claims(deck).claims
+    assert (current.period, prior.period) == ("Q2 FY2025", "Q2 FY2024")
+
+
+@pytest.mark.parametrize("date_line", ["March 2025", "Prepared December 12, 2024"])
+def test_a_cover_date_is_not_the_decks_period(date_line: str) -> None:
+    deck = _slides("Harbor Street Research", ("Mastercard at a glance", ["Operating income of $15.6 billion"]),
+                   cover_lines=(date_line,))
+    assert extract_claims(deck).claims[0].period is None
+
+
+# ---------------------------------------------------------------- names the filings print
+
+
+def test_short_forms_of_legal_names() -> None:
+    assert short_forms("Meta Platforms, Inc.")[:2] == ["Meta Platforms", "Meta"]
+    assert "AMAZON" in short_forms("AMAZON.COM, INC.")
+    assert "P&G" in short_forms("The Procter & Gamble Company")
+    assert short_forms("NVIDIA CORPORATION") == ["NVIDIA"]
+
+
+def test_a_short_form_counts_only_when_the_filing_prints_it_on_its_own() -> None:
+    text = "Union Pacific Corporation (the Corporation). Union Pacific railroads ... " * 3 + \
+        "the union agreements; European Union rules; Union Pacific UP " * 3
+    names = printed_names("Union Pacific Corporation", text, "UNP")
+    assert "Union" not in names and "Union Pacific" in names and "UNP" in names
+    apple = printed_names("Apple Inc.", "Apple designs iPhone. Apple sells Mac. Apple Music. " * 2, "AAPL")
+    assert apple == ["Apple Inc.", "Apple", "AAPL"]
+
+
+def test_the_catalogue_merges_a_companys_documents_and_keeps_every_period() -> None:
+    apple = ROOM.by_name("Apple")
+    assert apple is not None and apple.periods == ("FY2023", "FY2024", "Q3 FY2025")
+    assert len(ROOM.entities) == 4
+
+
+def test_an_empty_room_resolves_nothing() -> None:
+    parsed = extract_claims(_slides("Apple FY2024", ("Highlights", ["Revenue of $391.0B"])))
+    assert resolve_claims(parsed, Catalogue()) is parsed
+
+
+def test_cents_per_share_are_dollars() -> None:
+    (claim,) = _resolved(_slides("Mastercard FY2024", ("Highlights", ["Diluted earnings per share of 1,389 cents"])))
+    assert (claim.value, claim.scale, claim.unit) == (Decimal("1389"), -2, "USD/share")
+    assert isinstance(extract_claims(Deck(format="txt", slides=[])), ParsedDeck)
