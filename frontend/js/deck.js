@@ -110,15 +110,20 @@ export class DeckView {
       const slide = this.slides.get(discard.page);
       if (slide) slide.layer.append(this.discardElement(discard, slide.page, unplaced));
     }
+    this.countSlides();
+    this.applyFilter();
+    if (this.selected) this.marks.get(this.selected)?.el.classList.add("is-selected");
+    this.onNumbers?.(numbers);
+  }
+
+  countSlides() {
+    const marks = [...this.marks.values()].map(({ mark }) => mark.page);
     for (const slide of this.slides.values()) {
-      const claims = this.layout.marks.filter((m) => m.page === slide.page.page).length;
+      const claims = marks.filter((page) => page === slide.page.page).length;
       const skipped = this.layout.discarded.filter((d) => d.page === slide.page.page).length;
       slide.count.textContent = ` · ${claims} claim${claims === 1 ? "" : "s"}`
         + (skipped ? `, ${skipped} not checked` : "");
     }
-    this.applyFilter();
-    if (this.selected) this.marks.get(this.selected)?.el.classList.add("is-selected");
-    this.onNumbers?.(numbers);
   }
 
   position(el, box, page, unplaced) {
@@ -174,6 +179,7 @@ export class DeckView {
         el.classList.add("is-provisional");
         slide.layer.append(el);
         this.marks.set(claim.id, { el, mark });
+        this.countSlides();
         this.applyFilter();
       }
       this.reload();

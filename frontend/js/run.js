@@ -49,7 +49,8 @@ export function runView(main, runId, setCrumbs) {
   const exports = h("div", { class: "exports" },
     h("a", { class: "button", href: urls.exportCsv(runId), download: `tickmark-run-${runId}.csv` }, "Export CSV"),
     h("a", { class: "button", href: urls.exportXlsx(runId), download: `tickmark-run-${runId}.xlsx` }, "Export XLSX"),
-    h("a", { class: "button button--primary", href: urls.exportPdf(runId), download: `tickmark-run-${runId}.pdf` },
+    h("a", { class: "button button--primary", href: urls.exportPdf(runId), download: `tickmark-run-${runId}.pdf`,
+             "data-export": "pdf" },
       "Export tickmarked PDF"));
   const list = h("section", { class: "cards", "aria-label": "Claims", "aria-busy": "true" });
   const empty = h("p", { class: "empty", hidden: true }, "No claims with this verdict.");
@@ -256,7 +257,12 @@ export function runView(main, runId, setCrumbs) {
         ? [" · re-verification of ", h("a", { href: `#/runs/${run.baseline_run_id}` }, `run #${run.baseline_run_id}`)]
         : null);
     setCrumbs([["Rooms", "#/"], [room, `#/rooms/${encodeURIComponent(room)}`], [`Run #${runId}`, null]]);
-    deckView.load().then((drawn) => { if (!drawn) views.classList.add("run-views--cards-only"); });
+    deckView.load().then((drawn) => {
+      if (drawn) return;
+      views.classList.add("run-views--cards-only");
+      // Without the deck's pages there is nothing to tickmark.
+      exports.querySelector("[data-export=pdf]").hidden = true;
+    });
     const status = run.status ?? (run.counts ? "finished" : "running");
     if (status === "finished" || status === "failed") {
       renderResult(run);

@@ -7,6 +7,7 @@ filing changes."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shutil
@@ -228,13 +229,14 @@ async def test_marks_stream_onto_the_slides_and_the_tickmarked_pdf_matches_the_r
         try:
             # ---- the PDF deck: marks arrive on its own pages while the run streams
             run_id = await _upload(page, base, deck_path)
-            await _slides_loaded(page, 2 + len(EXTRA))
-            await expect(page.locator(".mark").first).to_be_visible()
+            await expect(page.locator(".mark").first).to_be_attached()
             await page.screenshot(path=str(artifacts / "1-deck-view-streaming.png"), animations="disabled")
+            await _slides_loaded(page, 2 + len(EXTRA))
             await expect(page.locator(".progress-text")).to_contain_text("Finished", timeout=90_000)
             await expect(page.locator('.mark[data-verdict="pending"]')).to_have_count(0)
             assert any(url.endswith(f"/api/runs/{run_id}/events") for url in requested), requested
             seen = await page.evaluate("window.__marks")
+            (artifacts / "marks-timeline.json").write_text(json.dumps(seen, indent=1))
             assert any(not m["done"] and m["verdict"] != "pending" for m in seen), \
                 f"no mark took its verdict before the run finished on the page: {seen[:5]}…"
 
