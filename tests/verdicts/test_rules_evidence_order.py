@@ -1,0 +1,64 @@
+"""Which room figure decides a claim: the most direct reading wins, and a figure of another magnitude
+is another quantity (no-evidence), never a contradiction. Each behaviour on two companies' shapes."""
+
+from __future__ import annotations
+
+import pytest
+
+from _build import claim, cov, ev, fact
+from verdicts.rules import verify
+
+ROOM = [cov("nvda-10-K.html", "NVIDIA Corporation", "FY2025", "FY2024"),
+        cov("ma-10-K.html", "Mastercard Incorporated", "FY2024", "FY2023")]
+
+
+@pytest.mark.parametrize(("entity", "doc", "tagged", "sentence", "printed"), [
+    # A sentence about deferred revenue recognised, against the tagged income statement.
+    ("NVIDIA Corporation", "nvda-10-K.html", "130,497", "$729 million", "$130.5 billion"),
+    # A sentence about one revenue stream, against the tagged total.
+    ("Mastercard Incorporated", "ma-10-K.html", "28,167", "$6.3 billion", "$28.2 billion"),
+])
+def test_a_tagged_cell_outranks_a_sentence_for_the_same_slot(entity, doc, tagged, sentence, printed) -> None:
+    facts = [fact("revenue", "FY2025" if "nvda" in doc else "FY2024", tagged, entity=entity, doc=doc, kind="ixbrl"),
+             fact("revenue", "FY2025" if "nvda" in doc else "FY2024", sentence, "units" if "$" in sentence else "millions",
+                  entity=entity, doc=doc, kind="text")]
+    facts[1] = type(facts[1])(**{**{f: getattr(facts[1], f) for f in facts[1].__struct_fields__},
+                                 "value": facts[1].value.scaleb(6 if "million" in sentence else 9)})
+    period = "FY2025" if "nvda" in doc else "FY2024"
+    v = verify(claim(printed, "revenue", period, entity=entity), ev(ROOM, *facts))
+    assert v.verdict == "supported", v.reason
+    assert "note the room also prints" not in v.reason, "a sentence is no second opinion on a tagged total"
+
+
+@pytest.mark.parametrize(("printed", "room", "metric", "unit"), [
+    ("$0.66", "6,959", "label:stock-based compensation", "USD"),  # a per-share line read under an amount's name
+    ("$1.2B", "46", "label:amortization of acquired intangibles", "USD"),  # one year's line against another's sum
+])
+def test_a_figure_of_another_magnitude_is_no_evidence_not_a_contradiction(printed, room, metric, unit) -> None:
+    c = claim(printed, metric, "FY2025", entity="NVIDIA Corporation", label=metric[6:])
+    v = verify(c, ev(ROOM, fact(metric, "FY2025", room, entity="NVIDIA Corporation", doc="nvda-10-K.html", unit=unit)))
+    assert v.verdict == "no-evidence", v.reason
+    assert "another magnitude" in v.reason
+
+
+@pytest.mark.parametrize(("printed", "room", "entity", "doc", "period"), [
+    ("$28.2 million", "28,167", "Mastercard Incorporated", "ma-10-K.html", "FY2024"),
+    ("$130.5 million", "130,497", "NVIDIA Corporation", "nvda-10-K.html", "FY2025"),
+])
+def test_a_scale_error_is_still_a_contradiction(printed, room, entity, doc, period) -> None:
+    v = verify(claim(printed, "revenue", period, entity=entity), ev(ROOM, fact("revenue", period, room, entity=entity, doc=doc)))
+    assert v.verdict == "contradicted" and "factor of 1,000" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(("printed", "room"), [("$25.0B", "28,167"), ("$31.0B", "28,167")])
+def test_a_wrong_figure_of_the_same_magnitude_is_contradicted(printed, room) -> None:
+    c = claim(printed, "revenue", "FY2024", entity="Mastercard Incorporated")
+    v = verify(c, ev(ROOM, fact("revenue", "FY2024", room, entity="Mastercard Incorporated", doc="ma-10-K.html")))
+    assert v.verdict == "contradicted", v.reason
+
+
+def test_a_growth_claim_of_the_wrong_sign_is_contradicted() -> None:
+    c = claim("7%", "revenue", "FY2025", entity="NVIDIA Corporation", kind="growth", comparison="FY2024")
+    facts = [fact("revenue", "FY2025", "2,789", entity="NVIDIA Corporation", doc="nvda-10-K.html"),
+             fact("revenue", "FY2024", "3,014", entity="NVIDIA Corporation", doc="nvda-10-K.html")]
+    assert verify(c, ev(ROOM, *facts)).verdict == "contradicted"
