@@ -156,6 +156,8 @@ class RoomWatcher:
             return
         room_dir = self._room_dir(room)
         if room_dir is None:
+            # A room folder replaced by a link (or a file) is no room: what was read from it goes.
+            self._start(("gone", room, ""), lambda: self._retire(room, "", room_gone=True))
             return
         if rel and (found := place(room_dir, path)) is not None:
             self._found(room, found)
@@ -199,12 +201,12 @@ class RoomWatcher:
 
     # ------------------------------------------------------------ the work
 
-    async def _retire(self, room: str, rel: str) -> None:
+    async def _retire(self, room: str, rel: str, *, room_gone: bool = False) -> None:
         """Everything last seen at ``rel`` or below it ('' is the whole room) that is gone now."""
         async with self._pool.acquire() as conn:  # type: ignore[attr-defined]
             known = [r["path"] for r in await conn.fetch(query("present_files_under"), room, rel)]
         for path in known:
-            if not os.path.lexists(self._root / room / path):
+            if room_gone or not os.path.lexists(self._root / room / path):
                 await self._pipeline.file_removed(room, path)
 
     async def _refuse(self, room: str, refused: Refused) -> None:

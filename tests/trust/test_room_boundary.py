@@ -269,6 +269,18 @@ def test_a_room_folder_renamed_while_serving_retires_it_under_the_old_name(serve
 
 
 @pytest.mark.slow
+def test_a_room_folder_swapped_for_a_link_while_serving_is_retired_and_the_link_not_read(served: Served,
+                                                                                         tmp_path: Path):
+    write_atomically(served.rooms / "swap" / "acme-10k.html", filing_html())
+    write_atomically(tmp_path / "elsewhere" / "acme-10k.html", filing_html(operating_income="900"))
+    _until(served, "swap", {"acme-10k.html": "parsed"}, "the filing", 30)
+    os.rename(served.rooms / "swap", served.rooms / ".swap-old")
+    (served.rooms / "swap").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    _until(served, "swap", {"acme-10k.html": "removed"}, "room swap retired, the link not read", 30)
+    wait_for(lambda: "swap is a symbolic link, not a room folder" in served.log_text(), 30, "the logged reason")
+
+
+@pytest.mark.slow
 def test_what_left_the_rooms_while_nothing_ran_is_retired_at_start_up(pg_dsn: str, tmp_path: Path):
     rooms = tmp_path / "rooms"
     write_atomically(rooms / "up" / "acme-10k.html", filing_html())
