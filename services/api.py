@@ -90,6 +90,15 @@ async def _result(state: State, access: Access, run_id: int) -> dict[str, Any]:
     return result
 
 
+def _check_deck(filename: str, head: bytes) -> None:
+    """Refuse an upload by its name and first bytes, before the rest of it is read."""
+    name = _deck_name(filename)
+    if not head:
+        raise ClientException("the uploaded file is empty")
+    if (problem := deck_type_problem(name, head)) is not None:
+        raise HTTPException(status_code=415, detail=problem, extra={"accepted": sorted(DECK_TYPES)})
+
+
 def _declared_length(request: Request[Any, Any, Any]) -> int | None:
     raw = request.headers.get("content-length")
     if raw is None:
@@ -114,13 +123,9 @@ async def upload_deck(state: State, request: Request[Any, Any, Any], room: str) 
     boundary = uploads.boundary_of(request.headers.get("content-type"))
     with state.uploads.reserve(declared if declared is not None else most):
         received = await uploads.receive_file(request.stream(), boundary, core.settings.home / "uploads",
-                                              limit=limit)
+                                              limit=limit, check_head=_check_deck)
         with received.file:
             name = _deck_name(received.filename)
-            if received.size == 0:
-                raise ClientException("the uploaded file is empty")
-            if (problem := deck_type_problem(name, received.head)) is not None:
-                raise HTTPException(status_code=415, detail=problem, extra={"accepted": sorted(DECK_TYPES)})
             await uploads.store_blob(core.pool, received)
     submitted = await core.pipeline.submit_deck(room, f"decks/{name}", StoredBlob(received.sha256, received.size),
                                                 trigger="upload")

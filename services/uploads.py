@@ -13,7 +13,7 @@ import hashlib
 import re
 import struct
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -119,11 +119,13 @@ def _check_filename(filename: str) -> str:
 
 
 async def receive_file(chunks: AsyncIterator[bytes], boundary: bytes, spool_dir: Path, *,
-                       limit: int) -> Received:
+                       limit: int, check_head: Callable[[str, bytes], None] | None = None) -> Received:
     """Stream the multipart body's ``file`` part into a temporary file under ``spool_dir``.
 
     Raises 400 for a malformed body or file name, 413 once the file passes ``limit`` bytes.
-    The caller closes ``Received.file`` (it is deleted on close).
+    ``check_head(filename, first_bytes)`` runs as soon as the first 4 KB (or the whole, smaller
+    file) have arrived, so a wrong type is refused before the rest is read. The caller closes
+    ``Received.file`` (it is deleted on close).
     """
     sep = b"\r\n--" + boundary
     keep = len(sep) + 1
@@ -148,6 +150,8 @@ async def receive_file(chunks: AsyncIterator[bytes], boundary: bytes, spool_dir:
                             raise _too_large(limit)
                         if len(received.head) < _HEAD:
                             received.head += piece[:_HEAD - len(received.head)]
+                            if len(received.head) == _HEAD and check_head is not None:
+                                check_head(received.filename, received.head)
                         received.file.write(piece)
                         digest.update(piece)
                         received.size += len(piece)
@@ -195,6 +199,8 @@ async def receive_file(chunks: AsyncIterator[bytes], boundary: bytes, spool_dir:
             raise ClientException("the multipart body ended before its closing boundary")
         if received is None:
             raise ClientException("the upload has no 'file' part")
+        if len(received.head) < _HEAD and check_head is not None:
+            check_head(received.filename, received.head)
     except BaseException:
         if received is not None:
             received.file.close()

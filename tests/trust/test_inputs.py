@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from services import uploads
 from tests.e2e._e2e import REPO, Served, deck_md, env_for, filing_html, serving, wait_for, write_atomically
 
 pytestmark = pytest.mark.slow
@@ -284,3 +285,30 @@ def test_verify_repeats_a_failed_filings_reason_on_the_cached_run(pg_dsn: str, t
     assert lines[0] and lines[1], [r.stderr[-1500:] for r in runs]
     assert "None" not in lines[0][0] and "None" not in lines[1][0]
     assert lines[0] == lines[1], "the cached run says the same as the first"
+
+
+async def _chunks(body: bytes, size: int):  # type: ignore[no-untyped-def]
+    for i in range(0, len(body), size):
+        yield body[i:i + size]
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 7, 11, 13, 17, 64, 4095, 4097, 1 << 16])
+async def test_a_streamed_body_yields_the_file_whole_however_it_is_cut(tmp_path: Path, size: int):
+    content = b"# Deck\r\n\r\n--XyY is close to the boundary\r\n--Xy\r\n" + bytes(range(256)) * 40 + b"\r\n-"
+    body = (b"preamble\r\n--XyZ\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n--XyZ\r\n"
+            b"Content-Disposition: form-data; name=\"file\"; filename=\"d.md\"\r\nContent-Type: text/markdown\r\n\r\n"
+            + content + b"\r\n--XyZ--\r\nepilogue")
+    heads: list[tuple[str, bytes]] = []
+    got = await uploads.receive_file(_chunks(body, size), b"XyZ", tmp_path, limit=1 << 20,
+                                     check_head=lambda name, head: heads.append((name, head)))
+    with got.file:
+        got.file.seek(0)
+        assert got.file.read() == content
+    assert (got.filename, got.size, got.sha256) == ("d.md", len(content), hashlib.sha256(content).hexdigest())
+    assert heads == [("d.md", content[:4096])]
+    assert not list(tmp_path.iterdir()), "the spooled file is gone once closed"
+
+
+def test_a_wrong_type_is_refused_from_its_first_bytes(served: Served):
+    body = _part('Content-Disposition: form-data; name="file"; filename="deck.pdf"', b"MZ\x90\x00" + b"\x00" * 900_000)
+    _refused(_upload(served, body), 415, "not a PDF")
