@@ -95,7 +95,8 @@ def deck_pdf(data: bytes, name: str, deck: Deck | None) -> bytes:
 
 def _slide_size(deck: Deck) -> tuple[float, float]:
     # A PPTX carries its boxes in points but not its slide size: the boxes say which of the two
-    # common sizes it is (10 in or 13.33 in wide, 16:9).
+    # common sizes it is (10 in or 13.33 in wide, 16:9), or (docling's page boxes) how much
+    # larger the page must have been.
     right = max((b.bbox[2] for s in deck.slides for b in s.blocks if b.bbox), default=0.0)
     bottom = max((b.bbox[3] for s in deck.slides for b in s.blocks if b.bbox), default=0.0)
     for boxes in (t for s in deck.slides for t in s.table_boxes):
@@ -103,8 +104,11 @@ def _slide_size(deck: Deck) -> tuple[float, float]:
             for cell in row:
                 if cell:
                     right, bottom = max(right, cell[2]), max(bottom, cell[3])
-    w, h = _SLIDE if right <= _SLIDE[0] + 1 else _WIDE_SLIDE
-    return w, max(h, bottom + 8)
+    for w, h in (_SLIDE, _WIDE_SLIDE):
+        if right <= w + 1:
+            return w, max(h, bottom + 8)
+    w = right + _MARGIN / 2
+    return w, max(w * 9 / 16, bottom + 8)
 
 
 def rendered_deck(deck: Deck) -> bytes:
@@ -225,9 +229,22 @@ def _draw_slide(page: pymupdf.Shape | None, slide: Slide, width: float, height: 
 
 def _draw_table(page: pymupdf.Shape | None, grid: list[list[str]], boxes: list[list[Box | None]],
                 width: float, top: float) -> float:
-    """A ruled grid: in the table's own box when the deck gave one, else below what came before."""
+    """A ruled grid: in the table's own box when the deck gave one, else below what came before;
+    each cell in its own box when the deck gave one per cell (PDF and docling decks)."""
     if not grid:
         return top
+    cells = {c for row in boxes for c in row if c}
+    if len(cells) > 1:
+        bottom = top
+        for r, row in enumerate(grid):
+            for c, text in enumerate(row):
+                box = boxes[r][c] if r < len(boxes) and c < len(boxes[r]) else None
+                if text and box:
+                    rect = pymupdf.Rect(box)
+                    _fit(page, rect, text, min(_CELL_SIZE * 1.6, max(6.0, rect.height * 0.8)),
+                         font=_BOLD if r == 0 else _FONT, align=0 if c == 0 else 2)
+                    bottom = max(bottom, rect.y1)
+        return bottom
     cols = max(len(r) for r in grid)
     own = next((pymupdf.Rect(c) for row in boxes for c in row if c), None)
     if own is not None and own.width > 40:
@@ -339,6 +356,8 @@ def locate_claims(pdf: bytes, claims: list[dict[str, Any]]) -> list[Mark]:
                 mark.box = _rect_tuple(pymupdf.Rect(given))
             elif clip is not None:
                 mark.box = _rect_tuple(clip)
+            if mark.box is not None and not pymupdf.Rect(mark.box).intersects(page.rect):
+                mark.box = None  # a box from outside the page places nothing
     return out
 
 

@@ -203,9 +203,8 @@ def tickmarked_pdf(deck_pdf: bytes, result: dict[str, Any], marks: list[Mark],
         if mark is None or not 1 <= mark.page <= deck_pages:
             continue
         page = doc[mark.page - 1]
-        if mark.box is not None:
-            box = pymupdf.Rect(mark.box) & page.rect
-        else:
+        box = pymupdf.Rect(mark.box) & page.rect if mark.box is not None else pymupdf.Rect()
+        if box.is_empty:
             box = _unplaced_box(page, unplaced.get(mark.page, 0))
             unplaced[mark.page] = unplaced.get(mark.page, 0) + 1
         verdict = claim.get("verdict") or "pending"

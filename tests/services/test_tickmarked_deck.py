@@ -223,3 +223,23 @@ async def test_a_room_token_reads_its_own_runs_deck_and_history_and_nothing_of_a
         assert [(h["verdict"], h["before"], h["cause_document"]) for h in history] == [
             ("no-evidence", None, None), ("supported", "no-evidence", "10-K.html")]
         assert await conn.fetch(query("page_claim_history"), runs[theirs], None) == []
+
+
+def test_a_table_with_a_box_per_cell_is_drawn_cell_by_cell_and_a_box_off_the_page_places_nothing():
+    """Docling decks box every cell, on pages wider than a PPTX slide."""
+    grid = [["$ millions", "Q4FY25", "FY25"], ["Total Revenue", "$388", "$1,483"]]
+    boxes = [[(100.0, 140.0, 300.0, 156.0), (560.0, 140.0, 620.0, 156.0), (1100.0, 140.0, 1180.0, 156.0)],
+             [(100.0, 190.0, 300.0, 206.0), (560.0, 190.0, 620.0, 206.0), (1100.0, 190.0, 1180.0, 206.0)]]
+    deck = Deck(format="docling", slides=[Slide(page=1, title="Revenue Highlights", blocks=[], tables=[grid],
+                                                table_boxes=[boxes])])
+    pdf = rendered_deck(deck)
+    claims = [{"id": "p1-c1", "page": 1, "printed": "$1,483", "text": "Total Revenue: $1,483", "bbox": list(boxes[1][2])},
+              {"id": "p1-c2", "page": 1, "printed": "$9", "text": "elsewhere", "bbox": [5000.0, 10.0, 5100.0, 30.0]}]
+    inside, outside = locate_claims(pdf, claims)
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        assert doc[0].rect.width > 1180, "the page is as wide as its boxes need"
+        assert doc[0].get_textbox(pymupdf.Rect(inside.box) + (-1, -1, 1, 1)).strip() == "$1,483"
+    assert outside.box is None
+    out = export_pdf({"run_id": 1, "claims": [{**c, "verdict": "supported", "reason": "r"} for c in claims]}, pdf)
+    with pymupdf.open(stream=out, filetype="pdf") as doc:
+        assert {a.info["subject"] for a in doc[0].annots()} == {"#1 supported", "#2 supported"}
