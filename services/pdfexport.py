@@ -82,7 +82,9 @@ def _first_citation_line(claim: dict[str, Any]) -> str:
 def _badge_rect(page: pymupdf.Page, box: pymupdf.Rect) -> pymupdf.Rect:
     """Where a footnote mark goes: off the figure's top-right corner (top-left when the page ends),
     sized to the figure's type."""
-    size = min(13.0, max(9.0, box.height * 0.6))
+    # Decks drawn on big pages (1920 pt wide) would shrink a fixed-size mark to a speck.
+    scale = max(1.0, page.rect.width / 960)
+    size = min(13.0 * scale, max(9.0 * scale, box.height * 0.6))
     width = 2.2 * size
     x = box.x1 + 1 if box.x1 + 1 + width <= page.rect.x1 else max(page.rect.x0, box.x0 - 1 - width)
     y = min(max(page.rect.y0, box.y0 - size * 0.6), page.rect.y1 - size)
