@@ -50,12 +50,17 @@ class Assembler:
         self.fye_hints: list[tuple[int, int]] = []
 
     def _name_cues(self, text: str) -> None:
-        if "registrant" not in self.cues and (m := _REGISTRANT.search(text)):
+        # The cue patterns backtrack over every line; their fixed words, looked for first, rule
+        # out nearly all lines. Case-insensitive matching of non-ASCII text is subtler than
+        # lower(), so such lines go to the patterns unfiltered.
+        low = text.lower() if text.isascii() else None
+        if "registrant" not in self.cues and (low is None or "exact name of" in low) and \
+                (m := _REGISTRANT.search(text)):
             name = text[:m.start()].strip(" ,") or self._last_named
             if name:
                 self.cues["registrant"] = name
         for kind, pat in _NAME_CUES:
-            if kind not in self.cues and (m := pat.search(text)):
+            if kind not in self.cues and (low is None or _CUE_WORDS[kind](low)) and (m := pat.search(text)):
                 self.cues[kind] = m.group(0) if kind == "symbol" else text
         if _WORDY.search(text):
             self._last_named = text
@@ -70,7 +75,10 @@ class Assembler:
             self.fye_hints.append(hint)
         if len(self.first_lines) < 40 and _WORDY.search(text):
             self.first_lines.append(text)
-        level = None if _NOT_HEADING.search(text) else heading_level(text, bold)
+        # heading_level turns long lines away by their length; only a candidate pays for the pattern.
+        level = heading_level(text, bold)
+        if level is not None and _NOT_HEADING.search(text):
+            level = None
         if level == 3 and _NOTES_HEADER.match(text):
             # Running page header: a section the first time, noise after that.
             if self.notes_seen:
@@ -83,14 +91,14 @@ class Assembler:
             if s is not None:
                 self.section_scale[self.tree.current] = (s, text)
             return
-        if _PAGE_FOOTER.search(text):
+        if ("|" in text or not text[:4].isascii() or text[:4].lower() == "page") and _PAGE_FOOTER.search(text):
             return
         if len(text) < 200 or (text.endswith(":") and _IN_SCALE.search(text[-40:])):
             self.recent.append((text, bold))
             if len(self.recent) > 12:
                 del self.recent[0]
-            if len(text) < 80 and scale_from_caption(text) is not None:
-                self.section_scale[self.tree.current] = (scale_from_caption(text), text)
+            if len(text) < 80 and (s := scale_from_caption(text)) is not None:
+                self.section_scale[self.tree.current] = (s, text)
         if len(text) >= 25:
             self.passages.extend(chunk_passages(text, self.tree.current, self.para, self.page))
             self.para += 1
@@ -293,6 +301,12 @@ _ENTITY = re.compile(
 _REGISTRANT = re.compile(r"\(?\s*exact name of (?:the )?registrants?\s+as specified in (?:its|their) charters?\s*\)?", re.I)
 _WORDY = re.compile(r"[A-Za-z]{2}")
 _EXCHANGE = r"(?:NYSE(?: American| Arca)?|NASDAQ(?:\s?GS|\s?GM|\s?CM)?|Nasdaq(?:\s?GS|\s?GM|\s?CM)?|TSX|LSE|AMEX)"
+# Words each cue pattern cannot match without (tested on lower-cased ASCII text).
+_CUE_WORDS = {
+    "symbol": lambda low: "(" in low and ":" in low,
+    "headline": lambda low: "reports" in low or "announces" in low or "posts" in low,
+    "copyright": lambda low: "all rights reserved" in low,
+}
 _NAME_CUES = (
     # "PepsiCo, Inc. (NASDAQ: PEP)", "Elastic (NYSE: ESTC)": a release names its issuer beside the ticker.
     ("symbol", re.compile(r"(?:" + _NAME_WORD + r",?\s+){0,5}" + _NAME_WORD + r"\s*\(\s*" + _EXCHANGE

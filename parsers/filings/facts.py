@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from decimal import Decimal
+from functools import lru_cache
 
 import msgspec
 
@@ -42,6 +43,7 @@ _NON_GAAP_TITLE = re.compile(r"non[- ]?gaap|reconciliation|free cash flow|adjust
 _GAAP_WORD = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
 
 
+@lru_cache(maxsize=1 << 14)  # pure, and the same row labels recur in every table and filing
 def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
     """Registry metric for a row (exact name, then with qualifiers and "Total"/", net" removed) and
     the basis its words state; rows outside the registry get ``label:`` ids qualified by their group."""
@@ -227,6 +229,7 @@ _SLICE_STOP = frozenset(
 _SLICE_DROP = frozenset("total segment segments the".split())
 
 
+@lru_cache(maxsize=1 << 14)  # pure, like row_metric
 def segment_row(label: str) -> tuple[str, str, bool] | None:
     """A row naming a registry quantity for one slice of the company: "Gross margin total automotive",
     "Energy generation and storage segment revenue". Returns (metric, slice words, whether the slice

@@ -7,7 +7,6 @@ import email.policy
 import re
 
 from lxml import etree
-from lxml import html as lxml_html
 
 from parsers.filings.assemble import Assembler, form_from, guess_entity
 from parsers.filings.ixbrl import Context, XbrlFact, contexts_from, ix_number, units_from
@@ -27,6 +26,10 @@ _BOLD = re.compile(r"font-weight:\s*(?:bold|[6-9]00)", re.I)
 _HIDDEN = re.compile(r"display:\s*none", re.I)
 
 _CHARSET = re.compile(rb"charset\s*=|encoding\s*=", re.I)
+# What lxml.html's ``text_content()`` computes, on plain elements: lxml.html's parser calls back
+# into Python to pick a class for every element it hands out, a cost paid on each of the
+# hundreds of thousands of elements in a 10-K.
+_text_of = etree.XPath("string()", smart_strings=False)
 
 
 def decode_mhtml(data: bytes) -> bytes:
@@ -62,7 +65,7 @@ class _HtmlWalker(Assembler):
                     span = int(td.get("colspan") or 1)
                 except ValueError:
                     span = 1
-                text = clean_text(td.text_content()) if len(td) or td.text else ""
+                text = clean_text(_text_of(td)) if len(td) or td.text else ""
                 tagged = td_tags.get(td)
                 if text or tagged:
                     cells.append(RawCell(slot, slot + span, text, *(tagged or (None, None))))
@@ -114,7 +117,7 @@ class _HtmlWalker(Assembler):
                     buf = []
                     self.walk(child)
                 else:
-                    buf.append(child.text_content())
+                    buf.append(_text_of(child))
             tail = child.tail
             if tail and tail.strip():
                 buf.append(tail)
@@ -130,7 +133,7 @@ class _HtmlWalker(Assembler):
                 self.line(text, bold=False)
 
     def leaf(self, el) -> None:
-        text = clean_text(el.text_content())
+        text = clean_text(_text_of(el))
         if not text:
             return
         self.line(text, _is_bold(el) if len(text) < 200 else False)
@@ -189,7 +192,7 @@ def _ix_index(root) -> tuple[dict[str, Context], list[XbrlFact], dict, dict[str,
         ctx = el.get("contextref")
         if not name or not ctx:
             continue
-        printed = el.text_content().strip()
+        printed = _text_of(el).strip()
         value = ix_number(printed, el.get("format"))
         if value is None:
             if el.get("xsi:nil") == "true":
@@ -217,7 +220,7 @@ def _ix_index(root) -> tuple[dict[str, Context], list[XbrlFact], dict, dict[str,
     for el in root.iter("ix:nonnumeric"):
         name = el.get("name") or ""
         if name.startswith("dei:") and name not in dei:
-            dei[name] = clean_text(el.text_content())
+            dei[name] = clean_text(_text_of(el))
     return contexts, facts, td_tags, dei
 
 
@@ -241,7 +244,7 @@ def parse_html(data: bytes, *, ixbrl: bool) -> ParsedDocument:
             encoding = "utf-8"
         except UnicodeDecodeError:
             encoding = "windows-1252"
-    parser = lxml_html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True, huge_tree=False,
+    parser = etree.HTMLParser(no_network=True, remove_comments=True, remove_pis=True, huge_tree=False,
                                   encoding=encoding)
     root = etree.fromstring(data, parser)
     if root is None:
@@ -257,7 +260,7 @@ def parse_html(data: bytes, *, ixbrl: bool) -> ParsedDocument:
     w = _HtmlWalker(td_tags, _block_holders(start))
     w.walk(start)
     title_el = root.find(".//title")
-    title = clean_text(title_el.text_content()) if title_el is not None else ""
+    title = clean_text(_text_of(title_el)) if title_el is not None else ""
     entity = dei.get("dei:EntityRegistrantName") or guess_entity(title, w.first_lines, w.cues) or ""
     return w.finish(
         "ixbrl" if ixbrl else "html", entity, _fye_from_dei(dei),

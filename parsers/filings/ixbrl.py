@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 import msgspec
 
@@ -142,6 +143,7 @@ def basis_for(dimensions: dict[str, str]) -> str:
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
+@lru_cache(maxsize=1 << 14)
 def _concept_metric(concept: str) -> str:
     metric = by_concept(concept)
     if metric:

@@ -13,10 +13,18 @@ __all__ = ["parse_markdown"]
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _SEPARATOR = re.compile(r"^\|?[\s:|-]+\|?$")
 _MD_MARKUP = re.compile(r"\\([_*\[\]()#|$-])|\*\*|__|(?<!\w)_(?!\w)|`")
+_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def _unmarked(m: re.Match[str]) -> str:
+    return m.group(1) or ""
 
 
 def _unmark(text: str) -> str:
-    return clean_text(_MD_MARKUP.sub(lambda m: m.group(1) or "", text))
+    # Every markup the pattern removes starts with one of these; most lines carry none.
+    if "\\" in text or "*" in text or "_" in text or "`" in text:
+        text = _MD_MARKUP.sub(_unmarked, text)
+    return clean_text(text)
 
 
 def _cells(line: str) -> list[str]:
@@ -25,7 +33,7 @@ def _cells(line: str) -> list[str]:
         body = body[1:]
     if body.endswith("|"):
         body = body[:-1]
-    return [_unmark(c) for c in re.split(r"(?<!\\)\|", body)]
+    return [_unmark(c) for c in (_PIPE.split(body) if "\\" in body else body.split("|"))]
 
 
 def parse_markdown(text: str, fmt: str = "md") -> ParsedDocument:
@@ -59,7 +67,7 @@ def parse_markdown(text: str, fmt: str = "md") -> ParsedDocument:
                 for r in rows:
                     a.line(" ".join(c.text for c in r), bold=False)
             continue
-        m = _HEADING.match(stripped)
+        m = _HEADING.match(stripped) if stripped.startswith("#") else None
         if m:
             flush()
             a.line(_unmark(m.group(2)), bold=True)

@@ -18,6 +18,7 @@ from parsers.model import ParsedDocument, ParseFailure
 __all__ = ["parse_pdf"]
 
 _LEADER = re.compile(r"^[.·…_]{2,}$")
+_LEADER_CHARS = frozenset(".·…_")
 _YEAR_ROW = re.compile(r"^(?:(?:19|20)\d{2}|\$|%)$")
 
 
@@ -29,39 +30,66 @@ class _Row:
         self.words = [w]
 
 
+def _mid_then_x(w) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    return (w[1] + w[3]) / 2, w[0]
+
+
+def _x0(w) -> float:  # type: ignore[no-untyped-def]
+    return w[0]
+
+
 def _rows(words) -> list[_Row]:
+    # Every page's every word passes here: plain comparisons, not min()/max() calls, in the loop.
     rows: list[_Row] = []
-    for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
-        mid = (w[1] + w[3]) / 2
-        if rows and abs(mid - (rows[-1].y0 + rows[-1].y1) / 2) <= max(2.0, (w[3] - w[1]) * 0.35):
-            rows[-1].words.append(w)
-            rows[-1].y0 = min(rows[-1].y0, w[1])
-            rows[-1].y1 = max(rows[-1].y1, w[3])
+    row: _Row | None = None
+    for w in sorted(words, key=_mid_then_x):
+        top, bottom = w[1], w[3]
+        tolerance = (bottom - top) * 0.35
+        if tolerance < 2.0:
+            tolerance = 2.0
+        if row is not None and abs((top + bottom) / 2 - (row.y0 + row.y1) / 2) <= tolerance:
+            row.words.append(w)
+            if top < row.y0:
+                row.y0 = top
+            if bottom > row.y1:
+                row.y1 = bottom
         else:
-            rows.append(_Row(w))
+            row = _Row(w)
+            rows.append(row)
     return rows
 
 
 def _segments(row: _Row) -> list[RawCell]:
-    words = sorted((w for w in row.words if not _LEADER.match(w[4])), key=lambda w: w[0])
+    words = sorted((w for w in row.words if w[4][:1] not in _LEADER_CHARS or not _LEADER.match(w[4])), key=_x0)
     out: list[RawCell] = []
     cur: list = []
+    right = 0.0
     for w in words:
-        height = w[3] - w[1]
-        if cur and w[0] - cur[-1][2] > max(4.5, height * 0.55):
+        gap = (w[3] - w[1]) * 0.55
+        if gap < 4.5:
+            gap = 4.5
+        if cur and w[0] - right > gap:
             out.append(_cell(cur))
             cur = []
         cur.append(w)
+        right = w[2]
     if cur:
         out.append(_cell(cur))
     return out
 
 
 def _cell(words) -> RawCell:
-    x0 = min(w[0] for w in words)
-    x1 = max(w[2] for w in words)
-    y0 = min(w[1] for w in words)
-    y1 = max(w[3] for w in words)
+    first = words[0]
+    x0, y0, x1, y1 = first[0], first[1], first[2], first[3]
+    for w in words:
+        if w[0] < x0:
+            x0 = w[0]
+        if w[1] < y0:
+            y0 = w[1]
+        if w[2] > x1:
+            x1 = w[2]
+        if w[3] > y1:
+            y1 = w[3]
     return RawCell(x0, x1, " ".join(w[4] for w in words), bbox=(x0, y0, x1, y1))
 
 

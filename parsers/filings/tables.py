@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from functools import lru_cache
 
 import msgspec
 
@@ -55,7 +56,6 @@ class Grid(msgspec.Struct):
     """Header-area text that states scale or units rather than naming a column."""
 
 
-_WS = re.compile(r"\s+")
 _PERIOD_WORDS = re.compile(r"\bended\b|\bending\b|\bmonths\b|\bweeks\b|\bfiscal\b|\byears?\b|\bquarter\b", re.I)
 _PREFIX = {"$", "US$", "€", "£", "¥", "C$", "A$", "($", "$(", "(", "—$", "$—"}
 _SUFFIX = re.compile(r"^(?:%|\)|\)%|%\)|pts?\.?|bps|x|pp)$", re.I)
@@ -70,9 +70,11 @@ _DATEISH = re.compile(
 
 def clean_text(text: str) -> str:
     """Whitespace collapsed, non-breaking and zero-width spaces removed."""
-    return _WS.sub(" ", text.replace("\u200b", "").replace("\u00a0", " ")).strip()
+    # str.split() and the regex's \s agree on what whitespace is (non-breaking spaces included).
+    return " ".join(text.replace("\u200b", "").split())
 
 
+@lru_cache(maxsize=1 << 16)
 def split_footnote(text: str) -> tuple[str, Decimal | None, str | None]:
     """A cell's text, number and footnote marker: "1,234(1)" is 1234 with footnote "(1)"."""
     value = parse_cell_number(text)
@@ -122,6 +124,7 @@ def _is_number(text: str) -> bool:
     return split_footnote(text)[1] is not None
 
 
+@lru_cache(maxsize=1 << 16)
 def _is_headerish(text: str) -> bool:
     return bool(_YEARISH.match(text) or _DATEISH.match(text))
 
