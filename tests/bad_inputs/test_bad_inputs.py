@@ -1,11 +1,9 @@
-"""Broken and hostile files end as recorded failures with a reason, in bounded time and memory,
+"""Broken and hostile files end as recorded failures with a reason, each parse capped in its own process,
 and the rest of the room keeps working."""
 
 from __future__ import annotations
 
-import resource
 import shutil
-import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,12 +11,16 @@ from pathlib import Path
 import pytest
 
 from services.bootstrap import Core, open_core
+from services.parsing import ParserPool
 from services.settings import load_settings
 from tests.bad_inputs.make_corpus import CORPUS, make_corpus
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD = REPO / "examples" / "room" / "nvda-10-K-FY2025-excerpt.html"
-PARSE_TIMEOUT_S = 10
+PARSE_TIMEOUT_S = 60
+"""Far above any corpus file's parse on a loaded machine: an outcome must not depend on its speed."""
+STALLS = {"wide-table.html"}
+"""Files no parser finishes in minutes: the deadline, not the file, decides them (see the test below)."""
 
 
 @pytest.fixture(scope="module")
@@ -46,12 +48,12 @@ def test_corpus_has_at_least_thirty_files():
     assert len({name for name, *_ in CORPUS}) == len(CORPUS)
 
 
-FILINGS = [name for name, kind, _, _ in CORPUS if kind == "filing"]
+FILINGS = [name for name, kind, _, _ in CORPUS if kind == "filing" and name not in STALLS]
 DECKS = [name for name, kind, _, _ in CORPUS if kind == "deck"]
 
 
 @pytest.mark.parametrize("name", FILINGS)
-async def test_bad_filing_ends_as_a_recorded_outcome_in_bounded_time(core: Core, corpus, name: str, tmp_path: Path):
+async def test_bad_filing_ends_as_a_recorded_outcome(core: Core, corpus, name: str, tmp_path: Path):
     path, _, expected = corpus[name]
     room = f"bad-{uuid.uuid4().hex[:8]}"
     folder = tmp_path / "room"
@@ -61,9 +63,7 @@ async def test_bad_filing_ends_as_a_recorded_outcome_in_bounded_time(core: Core,
     target = folder / name
     target.symlink_to(path)  # the 200 MB sparse file is not copied
 
-    started = time.monotonic()
     outcome = await core.documents.ingest_file(room, folder, target)
-    assert time.monotonic() - started < PARSE_TIMEOUT_S + 10
 
     if expected == "fail":
         assert outcome.status == "failed", f"{name} should fail, got {outcome}"
@@ -87,9 +87,7 @@ async def test_bad_deck_ends_as_a_failed_run_with_a_reason(core: Core, corpus, n
     path, _, _ = corpus[name]
     room = f"bad-deck-{uuid.uuid4().hex[:8]}"
     run_id = await core.verifier.start_run(room, name, trigger="cli")
-    started = time.monotonic()
     result = await core.verifier.run(run_id, room, name, path.read_bytes())
-    assert time.monotonic() - started < PARSE_TIMEOUT_S + 10
     assert result["error"]["reason"] and result["error"]["detail"]
     assert result["claims"] == []
     async with core.pool.acquire() as conn:
@@ -115,6 +113,34 @@ async def test_service_still_parses_good_files_after_the_whole_corpus(core: Core
     shutil.copy(GOOD, folder / "after.html")
     outcome = await core.documents.ingest_file(f"after-{uuid.uuid4().hex[:6]}", folder, folder / "after.html")
     assert outcome.status == "parsed" and outcome.facts > 0
-    # The service process itself never held a hostile file's expansion: parsing happens in
-    # capped child processes.
-    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 1_500_000  # KiB
+
+
+async def test_a_parse_over_the_memory_cap_fails_in_its_own_process_and_the_next_parse_runs():
+    # The cap is per parser process, so a file needing more than it is one recorded failure; the
+    # service process never holds that parse. 160 MiB of input alone is over a 128 MiB address space.
+    pool = ParserPool(workers=1, memory_bytes=128 * 2**20)
+    good = GOOD.read_bytes()
+    try:
+        assert (await pool.parse_filing(good, "before.html")).document is not None
+        over = await pool.parse_filing(b"<html><body>" + b" " * (160 * 2**20), "huge.html")
+        assert over.document is None and over.failure is not None
+        assert over.failure.reason == "hostile" and "memory" in over.failure.detail
+        after = await pool.parse_filing(good, "after.html")
+        assert after.document is not None and after.document.facts
+    finally:
+        pool.close()
+
+
+@pytest.mark.parametrize("name", sorted(STALLS))
+async def test_a_parse_past_its_deadline_fails_and_the_next_parse_runs(corpus, name: str):
+    path, _, expected = corpus[name]
+    assert expected == "fail"
+    pool = ParserPool(workers=1, timeout_s=1)
+    try:
+        stalled = await pool.parse_filing(path.read_bytes(), name)
+        assert stalled.failure is not None and stalled.failure.reason == "hostile"
+        assert "did not finish within 1 s" in stalled.failure.detail
+        after = await pool.parse_filing(GOOD.read_bytes(), "after.html")
+        assert after.document is not None and after.document.facts
+    finally:
+        pool.close()
