@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from benchmarks.dealroom.facts import Filing
+from benchmarks.dealroom.facts import Fact, Filing
 from benchmarks.dealroom.vocab import METRICS
 
 __all__ = ["differential", "PRIMARY"]
@@ -40,7 +40,7 @@ def _num(v: Any) -> Decimal | None:
         return None
 
 
-def _theirs(path: Path, timeout: int) -> tuple[dict[tuple, dict[str, Any]], str | None]:
+def _theirs(path: Path, timeout: int) -> tuple[dict[tuple, list[dict[str, Any]]], str | None]:
     exe = Path(sys.executable).with_name("tickmark")
     try:
         done = subprocess.run([str(exe), "parse", str(path), "--json"], capture_output=True, text=True, timeout=timeout)
@@ -49,14 +49,32 @@ def _theirs(path: Path, timeout: int) -> tuple[dict[tuple, dict[str, Any]], str 
         return {}, f"{type(exc).__name__}: {str(exc)[:200]}"
     if "error" in body:
         return {}, f"{body['error'].get('reason')}: {body['error'].get('detail')}"
-    out: dict[tuple, dict[str, Any]] = {}
+    out: dict[tuple, list[dict[str, Any]]] = {}
     for f in body.get("facts", []):
         src = f.get("source") or {}
         if src.get("kind") != "ixbrl" or not src.get("concept"):
             continue
         key = (src["concept"], src.get("context") or "", tuple(sorted((f.get("dimensions") or {}).items())))
-        out.setdefault(key, f)
+        # A filing may tag the same concept and context twice (a table's 9,265 and the text's $9.3 billion).
+        out.setdefault(key, []).append(f)
     return out, None
+
+
+def _problems(ours: Fact, theirs: dict[str, Any]) -> list[str]:
+    value = _num(theirs.get("value"))
+    if value is not None and _unit(theirs.get("unit")) == "percent" and _unit(ours.unit) == "pure":
+        # The project stores a pure ratio as a percentage (0.062 as 6.2 percent): same quantity.
+        value, unit_ok = value / 100, True
+    else:
+        unit_ok = _unit(theirs.get("unit")) == _unit(ours.unit)
+    problems = []
+    if value != Decimal(ours.value):
+        problems.append("value")
+    if (theirs.get("period_start") or None) != ours.start or (theirs.get("period_end") or "") != ours.end:
+        problems.append("period")
+    if not unit_ok:
+        problems.append("unit")
+    return problems
 
 
 def differential(filings: list[Filing], data: Path, *, timeout: int = 300) -> dict[str, Any]:
@@ -73,23 +91,9 @@ def differential(filings: list[Filing], data: Path, *, timeout: int = 300) -> di
         file_total = file_agree = 0
         for f in filing.facts:
             file_total += 1
-            t = theirs.get((f.concept, f.context, f.dims))
-            problems = []
-            if t is None:
-                problems.append("missing")
-            else:
-                value = _num(t.get("value"))
-                if value is not None and _unit(t.get("unit")) == "percent" and _unit(f.unit) == "pure":
-                    # The project stores a pure ratio as a percentage (0.062 as 6.2 percent): same quantity.
-                    value, unit_ok = value / 100, True
-                else:
-                    unit_ok = _unit(t.get("unit")) == _unit(f.unit)
-                if value != Decimal(f.value):
-                    problems.append("value")
-                if (t.get("period_start") or None) != f.start or (t.get("period_end") or "") != f.end:
-                    problems.append("period")
-                if not unit_ok:
-                    problems.append("unit")
+            candidates = theirs.get((f.concept, f.context, f.dims), [])
+            problems = min((_problems(f, t) for t in candidates), key=len) if candidates else ["missing"]
+            t = candidates[0] if candidates else None
             if not problems:
                 file_agree += 1
                 continue

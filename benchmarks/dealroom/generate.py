@@ -113,6 +113,7 @@ class RoomFacts:
         concept_metric = {c: m.id for m in METRICS.values() for c in m.concepts}
         # (ticker, metric, concept, period key, dims) -> values and the facts that state them
         self._vals: dict[tuple[str, str, str, str, tuple], dict[Decimal, list[str]]] = defaultdict(lambda: defaultdict(list))
+        self._decimals: dict[tuple[tuple, Decimal], int | None] = {}
         self.periods: dict[str, dict[str, Period]] = defaultdict(dict)
         self.covered: dict[str, set[int]] = defaultdict(set)
         for f in filings:
@@ -127,7 +128,9 @@ class RoomFacts:
                     continue
                 if not fact.dims:
                     self.periods[f.ticker].setdefault(p.key, p)
-                self._vals[(f.ticker, metric, fact.concept, p.key, fact.dims)][D(fact.value)].append(_ref(fact, f.path))
+                slot = (f.ticker, metric, fact.concept, p.key, fact.dims)
+                self._vals[slot][D(fact.value)].append(_ref(fact, f.path))
+                self._decimals[(slot, D(fact.value))] = fact.decimals
 
     def preferred(self, ticker: str, metric: str) -> str | None:
         for c in METRICS[metric].concepts:
@@ -135,19 +138,28 @@ class RoomFacts:
                 return c
         return None
 
+    def _settle(self, slot: tuple) -> Val | None:
+        """The slot's most precise value, if every other value it is tagged with agrees at its own
+        precision (a table's 9,265 and the text's $9.3 billion); None when absent or in conflict."""
+        found = self._vals.get(slot)
+        if not found:
+            return None
+        def dec(v: Decimal) -> int:
+            d = self._decimals.get((slot, v))
+            return 99 if d is None else d
+        best = max(found, key=dec)
+        for v in found:
+            if v != best and abs(v - best) > D(5) * D(10) ** (-dec(v) - 1):
+                return None
+        return Val(best, tuple(found[best][:1]))
+
     def get(self, ticker: str, metric: str, key: str, dims: tuple = ()) -> Val | None:
         """The one value the room states for this slot, or None (absent, or filings disagree)."""
-        concept = self.preferred(ticker, metric)
-        found = self._vals.get((ticker, metric, concept or "", key, dims))
-        if not found or len(found) != 1:
-            return None
-        value, refs = next(iter(found.items()))
-        return Val(value, tuple(refs[:1]))
+        return self._settle((ticker, metric, self.preferred(ticker, metric) or "", key, dims))
 
     def conflicting(self, ticker: str, metric: str, key: str) -> bool:
-        concept = self.preferred(ticker, metric)
-        found = self._vals.get((ticker, metric, concept or "", key, ()))
-        return bool(found) and len(found) > 1
+        slot = (ticker, metric, self.preferred(ticker, metric) or "", key, ())
+        return bool(self._vals.get(slot)) and self._settle(slot) is None
 
     def everything(self, ticker: str, metric: str) -> list[tuple[str, tuple, Decimal]]:
         """Every (period key, dims, value) of the metric's whole concept family; a concept other than
@@ -165,9 +177,10 @@ class RoomFacts:
         concept = self.preferred(ticker, metric)
         for (t, m, c, k, dims), vals in self._vals.items():
             if (t, m, k) == (ticker, metric, key) and len(dims) == 1 and dims[0][0] in (SEGMENT_AXIS, PRODUCT_AXIS) \
-                    and dims[0][1].split(":")[1] in MEMBER_NAMES and c == concept and len(vals) == 1:
-                value, refs = next(iter(vals.items()))
-                out.append((MEMBER_NAMES[dims[0][1].split(":")[1]], Val(value, (refs[0],))))
+                    and dims[0][1].split(":")[1] in MEMBER_NAMES and c == concept:
+                settled = self._settle((t, m, c, k, dims))
+                if settled is not None:
+                    out.append((MEMBER_NAMES[dims[0][1].split(":")[1]], settled))
         return sorted(out)
 
 
@@ -896,7 +909,7 @@ def generate(tickers: list[str], load: Callable[[str], list[Filing]], raw: Calla
                                                             "uncovered-period", "none"], 5),
                 ("sentences", f"{name}: what drove the year", ["wrong-margin", "missing-metric", "none", "pct-units"], 3),
                 ("footnoted", f"{name}: profitability", ["pct-units", "wrong-margin", "cents", "none", "wrong-growth"], 3),
-                ("bullets", f"{name}: latest quarter", ["quarter-vs-ytd", "fiscal-calendar", "suffix", "prior-period"], 4),
+                ("bullets", f"{name}: latest quarter" if m.q_periods() else f"{name}: more figures", ["quarter-vs-ytd", "fiscal-calendar", "suffix", "prior-period"], 4),
                 ("sentences", f"{name}: mix and segments", ["share", "segment-as-total", "missing-metric", "uncovered-period"], 3),
             ]
             for layout, title, want, n in plans:

@@ -36,22 +36,28 @@ def numbers(s: str) -> set[str]:
 
 async def _in_process(jobs: list[tuple[str, Path, Path]], home: Path) -> dict[str, dict[str, Any]]:
     from services.bootstrap import open_core
+    from services.database import release_embedded_server
     from services.rooms import ingest_room
     from services.settings import load_settings
 
     out: dict[str, dict[str, Any]] = {}
-    async with open_core(load_settings({"TICKMARK_HOME": str(home)})) as core:
-        for name, deck, room_dir in jobs:
-            started = time.perf_counter()
-            room = "dealroom-" + deck.stem
-            try:
-                await ingest_room(core.documents, room, room_dir)
-                run_id = await core.verifier.start_run(room, deck.name, trigger="cli")
-                result = await core.verifier.run(run_id, room, deck.name, deck.read_bytes())
-            except Exception as exc:  # one deck's failure is reported, not fatal to the run
-                result = {"claims": [], "error": {"reason": type(exc).__name__, "detail": str(exc)[:500]}}
-            result["seconds"] = round(time.perf_counter() - started, 2)
-            out[name] = result
+    settings = load_settings({"TICKMARK_HOME": str(home)})
+    try:
+        async with open_core(settings) as core:
+            for name, deck, room_dir in jobs:
+                started = time.perf_counter()
+                room = "dealroom-" + deck.stem
+                try:
+                    await ingest_room(core.documents, room, room_dir)
+                    run_id = await core.verifier.start_run(room, deck.name, trigger="cli")
+                    result = await core.verifier.run(run_id, room, deck.name, deck.read_bytes())
+                except Exception as exc:  # one deck's failure is reported, not fatal to the run
+                    result = {"claims": [], "error": {"reason": type(exc).__name__, "detail": str(exc)[:500]}}
+                result["seconds"] = round(time.perf_counter() - started, 2)
+                out[name] = result
+    finally:
+        # The embedded server otherwise lives until this process exits, and its folder goes next.
+        release_embedded_server(settings.pgdata)
     return out
 
 

@@ -23,6 +23,7 @@ pytest.importorskip("arelle", reason="the bench extra (arelle-release) is not in
 
 KEYS = ("decks", "claims", "accuracy", "false_supported", "false_contradicted", "false_supported_upper_bound",
         "strata", "errors", "confusion", "claim_recall", "non_claims_leaked", "differential", "dropped")
+DIFF_KEYS = ("facts", "agree", "agreement", "disagreement_kinds", "files", "parse_failures", "primary_disagreements")
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,7 @@ def slice_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any],
     data = shared_data()
     out = tmp_path_factory.mktemp("dealroom")
     report = run(["--seed", "3", "--decks", "2", "--out", str(out / "out"), "--cache", str(out / "cache"),
-                  "--data", str(data), "--differential", "rooms"])
+                  "--data", str(data), "--differential", "none"])
     labels = json.loads((out / "out" / "labels.json").read_text())
     return report, labels, out
 
@@ -103,8 +104,23 @@ def test_scorer_counts_add_up(slice_run) -> None:  # type: ignore[no-untyped-def
     assert report["false_supported_upper_bound"] == round(upper_bound(report["false_supported"],
                                                                       report["supported_verdicts"]), 4)
     assert 0.0 <= report["claim_recall"] <= 1.0
-    diff = report["differential"]
-    assert diff["facts"] > 0 and 0.0 <= diff["agreement"] <= 1.0
+
+
+@pytest.mark.slow
+def test_differential_compares_every_independent_fact_with_tickmark_parse(slice_run) -> None:  # type: ignore[no-untyped-def]
+    from benchmarks.dealroom.differential import differential
+
+    _, labels, out = slice_run
+    # The smallest room filing keeps this to one parse; its facts are already in the slice's cache.
+    path = min({p for d in labels["decks"] for p in d["room"]}, key=lambda p: (shared_data() / p).stat().st_size)
+    filing = load_filings(shared_data(), out / "cache", [shared_data() / path])[0]
+    diff = differential([filing], shared_data())
+    assert all(k in diff for k in DIFF_KEYS) and diff["parse_failures"] == {}
+    assert diff["facts"] == len(filing.facts) > 0
+    assert diff["agreement"] == round(diff["agree"] / diff["facts"], 4)
+    assert sum(diff["disagreement_kinds"].values()) >= diff["facts"] - diff["agree"]
+    for row in diff["primary_disagreements"]:
+        assert row["problems"] and row["file"] == path
 
 
 @pytest.mark.slow
