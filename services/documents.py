@@ -3,6 +3,7 @@ indexed passages, or a recorded failure with a reason. Idempotent: safe to run t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import logging
@@ -196,7 +197,10 @@ class DocumentService:
                              metrics=sorted({f.metric for f in doc.facts if not f.metric.startswith("label:")}),
                              periods=sorted({f.period for f in doc.facts}),
                              superseded_document_id=superseded[0] if superseded else None), conn)
-        self._index.replace_document(room, document_id, rel, doc.passages, drop=superseded)
+        # Off the event loop: a 10-K's index commit takes long enough to hold up every flip and
+        # delivery this process has in flight.
+        await asyncio.to_thread(self._index.replace_document, room, document_id, rel, doc.passages,
+                                drop=superseded)
         return len(doc.facts)
 
     async def remove(self, room: str, rel: str, conn: asyncpg.Connection | None = None) -> list[int]:

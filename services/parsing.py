@@ -118,57 +118,66 @@ def _cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+_FILINGS, _DECKS = "filings", "decks"
+
+
 class ParserPool:
-    """A small pool of parser processes with a memory cap and a per-file deadline."""
+    """Parser processes with a memory cap and a per-file deadline: one per core for filings, and
+    one of their own for decks, so a deck is never queued behind a room drop's filings."""
 
     def __init__(self, workers: int | None = None, *, memory_bytes: int = 3 * 1024**3,
                  timeout_s: float = 120.0, max_file_bytes: int = 300 * 1024**2) -> None:
-        self._workers = workers or _cores()
+        self._workers = {_FILINGS: workers or _cores(), _DECKS: 1}
         self._memory = memory_bytes
         self._timeout = timeout_s
         self._max_file_bytes = max_file_bytes
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pools: dict[str, concurrent.futures.ProcessPoolExecutor] = {}
 
-    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self._pool is None:
+    @property
+    def workers(self) -> int:
+        """Filings parsed at once."""
+        return self._workers[_FILINGS]
+
+    def _executor(self, lane: str) -> concurrent.futures.ProcessPoolExecutor:
+        if lane not in self._pools:
             # Not fork: this process has threads (asyncio's executor, asyncpg), and a child forked
             # while one of them holds a lock hangs. The fork server starts clean, with the parsers
             # preloaded once, and forks each worker from there.
             ctx = multiprocessing.get_context("forkserver")
             ctx.set_forkserver_preload(["parsers.filings", "parsers.decks"])
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                self._workers, mp_context=ctx, initializer=_limit_memory, initargs=(self._memory,),
+            self._pools[lane] = concurrent.futures.ProcessPoolExecutor(
+                self._workers[lane], mp_context=ctx, initializer=_limit_memory, initargs=(self._memory,),
             )
-        return self._pool
+        return self._pools[lane]
 
     async def parse_filing(self, data: bytes, name: str) -> CachedParse:
-        out = await self._run(_parse_filing, data, name, self._max_file_bytes)
+        out = await self._run(_FILINGS, _parse_filing, data, name, self._max_file_bytes)
         return CachedParse(failure=out) if isinstance(out, ParseFailure) else decode_parse(out)
 
     async def load_deck(self, data: bytes, name: str) -> Deck | ParseFailure:
-        out = await self._run(_load_deck, data, name)
+        out = await self._run(_DECKS, _load_deck, data, name)
         if isinstance(out, ParseFailure):
             return out
         loaded = _deck_decoder.decode(out)
         return loaded.deck if loaded.deck is not None else loaded.failure or ParseFailure("corrupt", "no slides")
 
-    async def _run(self, fn, *args):  # type: ignore[no-untyped-def]
+    async def _run(self, lane: str, fn, *args):  # type: ignore[no-untyped-def]
         """``fn(*args)`` in a worker process; a stall or a dead worker becomes a ParseFailure."""
         loop = asyncio.get_running_loop()
         try:
-            future = loop.run_in_executor(self._executor(), fn, *args)
+            future = loop.run_in_executor(self._executor(lane), fn, *args)
             return await asyncio.wait_for(future, self._timeout)
         except asyncio.TimeoutError:
-            self._reset()
+            self._reset(lane)
             return ParseFailure("hostile", f"parsing did not finish within {self._timeout:.0f} s; the file is "
                                            "too complex or built to stall a parser")
         except concurrent.futures.process.BrokenProcessPool:
-            self._reset()
+            self._reset(lane)
             return ParseFailure("hostile", "the parser process died on this file (memory exhausted or a "
                                            "crash in a library)")
 
-    def _reset(self) -> None:
-        pool, self._pool = self._pool, None
+    def _reset(self, lane: str) -> None:
+        pool = self._pools.pop(lane, None)
         if pool is not None:
             for proc in list(getattr(pool, "_processes", {}).values()):
                 proc.kill()
@@ -177,11 +186,11 @@ class ParserPool:
     def close(self, grace_s: float = 10.0) -> None:
         """Stop the parser processes: a parse under way gets ``grace_s`` to finish (its job is
         re-taken anyway if it does not), then its process is killed."""
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        processes = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
+        pools, self._pools = list(self._pools.values()), {}
+        processes = []
+        for pool in pools:
+            processes.extend(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
         deadline = time.monotonic() + grace_s
         for proc in processes:
             proc.join(max(0.0, deadline - time.monotonic()))
