@@ -404,6 +404,10 @@ def _kind(clause: str, after: str, p: Printed, subject: _Subject, header: str = 
         return "ratio", (find_metric(t[first[2]:]) if first else None)
     if p.unit not in ("percent", "pp", "bp"):
         return "value", None
+    reg = by_id(subject.metric) if subject.metric else None
+    if reg is not None and reg.unit == "percent" and p.unit == "percent" and not reg.ratio_of:
+        # "Comparable sales up 4.8%": the quantity is itself a rate; "up" says which way it went.
+        return "value", None
     if _GROWTH.search(clause) or _GROWTH.search(header):
         return "growth", None
     share = _SHARE_AFTER.match(after) or _SHARE_ANY.search(clause)
@@ -613,22 +617,49 @@ def _mask_figures(text: str, figs: list[Printed]) -> str:
     return "".join(chars)
 
 
+# A sentence ends at ". " before a capital, a quote or a bracket; "U.S. comparable sales" and
+# "$94.0 billion" do not end one.
+_SENTENCE = re.compile(r"(?<=[a-z0-9%)\]][.!?])\s+(?=[A-Z\"“(])")
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE.split(text) if s.strip()]
+
+
 def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stated | None, slide_entity: str | None,
                   start: int) -> tuple[list[Claim], list[Discard]]:
-    text = block.text
+    """A bullet's or a paragraph's claims, sentence by sentence: each figure takes its sentence's subject,
+    and the paragraph lends its company and period to sentences that name none ("Its operating margin...")."""
+    sentences = _sentences(block.text)
+    if len(sentences) <= 1:
+        return _text_claims(block.text, block, slide, ctx, slide_period, slide_entity, None, start)
+    paragraph_entity = _entity_in(block.text, ctx.companies) or slide_entity
+    paragraph_period = _stated("its paragraph", block.text, _mask_figures(block.text, _figures(block.text)), whole=True)
+    claims: list[Claim] = []
+    discards: list[Discard] = []
+    for sentence in sentences:
+        got, why = _text_claims(sentence, block, slide, ctx, slide_period, paragraph_entity, paragraph_period,
+                                start + len(claims))
+        claims += got
+        discards += why
+    return claims, discards
+
+
+def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stated | None,
+                 outer_entity: str | None, outer_period: _Stated | None, start: int) -> tuple[list[Claim], list[Discard]]:
     figs = _figures(text)
-    why = _why_not(block, slide, ctx, slide_period.period if slide_period else None, figs)
+    why = _why_not(msgspec.structs.replace(block, text=text), slide, ctx, slide_period.period if slide_period else None, figs)
     if why is not None:
         return [], [Discard(page=slide.page, text=text, why=why)]
     if not figs:
         return [], []
-    entity = _entity_in(text, ctx.companies) or slide_entity
+    entity = _entity_in(text, ctx.companies) or outer_entity
     ranged = _ranges(text, figs)
     claims = []
     qualifiers = {i for i, p in enumerate(figs) if _is_qualifier(text, p, len(figs) - 1)}
     main = [p for i, p in enumerate(figs) if i not in qualifiers]
     whole = _subject(_mask_figures(text, main), ctx.companies)
-    block_period = _stated("its bullet", text, _mask_figures(text, figs), whole=True)
+    block_period = _stated("its bullet", text, _mask_figures(text, figs), whole=True) or outer_period
     for i, p in enumerate(figs):
         if i in qualifiers:
             continue
@@ -755,12 +786,17 @@ def extract_claims(deck: Deck) -> ParsedDeck:
         slide_period = _lent_period(slide, ctx.deck_period)
         slide_entity = _entity_in(slide.title, companies) or ctx.default_entity
         page_claims: list[Claim] = []
-        if slide.title and (_TEAM_TITLE.search(slide.title) and _TEAM.search(slide.title)):
-            pass
+        running = slide_period
         for block in slide.blocks:
-            got, why = _block_claims(block, slide, ctx, slide_period, slide_entity, len(page_claims))
+            got, why = _block_claims(block, slide, ctx, running, slide_entity, len(page_claims))
             page_claims += got
             discards += why
+            if slide_period is None and got and (own := _stated(f"the period stated above it on slide {slide.page}, in",
+                                                               block.text, _mask_figures(block.text, _figures(block.text)),
+                                                               whole=True)):
+                # "Net revenue of $28.2 billion in 2024" heads a list of that year's figures: the bullets
+                # below it read in its year until another bullet states its own.
+                running = own
         for k, grid in enumerate(slide.tables):
             boxes = slide.table_boxes[k] if k < len(slide.table_boxes) else []
             got, why = _table_claims(grid, boxes, slide, ctx, slide_period, slide_entity, len(page_claims))

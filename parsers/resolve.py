@@ -15,6 +15,7 @@ import re
 import msgspec
 
 from parsers.catalogue import Catalogue, NamedEntity, RoomEntity
+from parsers.claims import prior_period
 from parsers.decks import repeated_lines
 from parsers.model import Claim, ParsedDeck, Resolution, Slide
 from parsers.periods import period_from_text
@@ -60,6 +61,10 @@ def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogu
         return hit.entity, f"the claim's words name {hit.name!r}"
     looked = ["the claim's words"]
     if slide is not None:
+        paragraph = next((b.text for b in slide.blocks if claim.text in b.text and b.text != claim.text), "")
+        if paragraph and (hit := next(iter(catalogue.named_in(paragraph[: paragraph.find(claim.text)])[-1:]), None)):
+            # "Netflix grew revenue to $11.08 billion. Its operating margin reached 34.1%."
+            return hit.entity, f"its paragraph, which names {hit.name!r} before it"
         for where, text in (("slide title", slide.title), ("slide subtitle", _subtitle(slide))):
             if text and (e := _one(catalogue.named_in(text))):
                 return e, f"{where} {_quote(text)}"
@@ -99,6 +104,7 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
     for claim in parsed.claims:
         entity, entity_why = _entity_for(claim, slides.get(claim.page), places, catalogue)
         period, period_why = claim.period, claim.resolution.period
+        comparison = claim.comparison_period
         basis, stated = claim.basis, claim.basis_stated
         if entity is not None:
             if claim.resolution.period_text and _DATED.search(claim.resolution.period_text) and entity.fye:
@@ -106,12 +112,17 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
                 again = period_from_text(claim.resolution.period_text, entity.fye)
                 if again and again != period:
                     period, period_why = again, f"{period_why}, in {entity.name}'s fiscal calendar"
+                    if claim.comparison_period:
+                        sequential = claim.comparison_period == prior_period(claim.period, sequential=True) != \
+                            prior_period(claim.period)
+                        comparison = prior_period(period, sequential=sequential)
             if _segment_is_entity(basis, entity):
                 # "Netflix revenue": the company's own name, not a segment of it.
                 basis, stated = "GAAP", False
         resolution = msgspec.structs.replace(claim.resolution, entity=entity_why, period=period_why)
         out.append(msgspec.structs.replace(
-            claim, entity=entity.name if entity else None, period=period, basis=basis, basis_stated=stated,
+            claim, entity=entity.name if entity else None, period=period, comparison_period=comparison,
+            basis=basis, basis_stated=stated,
             resolution=resolution,
         ))
     entities = {c.entity for c in out if c.entity}

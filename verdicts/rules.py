@@ -768,7 +768,14 @@ def _decisive(run: _Run, pool: list[_Candidate]) -> list[_Candidate]:
         top = min(_tier(c.inputs[0][0]) for c in printed)
         printed = [c for c in printed if _tier(c.inputs[0][0]) == top]
     fine = [c for c in printed if c.half <= run.tol]
-    chosen = fine or [c for c in pool if c.how == "computed"] or printed
+    computed = [c for c in pool if c.how == "computed"]
+    tagged = [c for c in computed if all(_tier(f) == 0 for f, _ in c.inputs)]
+    if tagged and printed and _tier(printed[0].inputs[0][0]) > 0:
+        # A margin computed from two tagged figures is a more direct reading than an untagged percentage,
+        # which may be a segment's ("54%" Family of Apps margin printed beside Meta's 42%).
+        chosen = tagged
+    else:
+        chosen = fine or computed or printed
     newest = max(c.recency for c in chosen)
     return sorted((c for c in chosen if c.recency == newest), key=lambda c: c.half)
 
@@ -828,6 +835,17 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"The {_basis_name(claim_basis, name)} for {run.label()} is {_fmt(primary.value, run.dim)}, not "
                            f"{printed}; {printed} matches the {what} ({_where(match)}){conflict}.",
                            found=primary.value, band=band, cited=cited)
+        weaker = next((c for c in same if c.how == "printed" and c.recency == primary.recency and _within(run, c)
+                       and _tier(c.inputs[0][0]) > _tier(primary.inputs[0][0])), None)
+        if weaker is not None:
+            # The most direct reading misses and a less direct one matches ("purchases of property and
+            # equipment" against the company's own "capital expenditures ... were $39.23 billion"): the
+            # room does not settle the slot, and saying contradicted would be a guess.
+            return _decide(run, "basis", "no-evidence",
+                           f"The room's figures for {run.entity} {subject} {run.period} disagree: "
+                           f"{_fmt(primary.value, run.dim)} ({_where(primary)}) but {_fmt(weaker.value, run.dim)} "
+                           f"({_where(weaker)}), which matches {printed}.",
+                           cited=[*primary.inputs, *((f, "other-basis") for f, _ in weaker.inputs)])
         shifted = _period_shift(run)
         if run.q.kind == "value" and not run.scale_shift:
             run.scale_shift = next((k for c in same if (k := _scale_shift(run, c.value))), 0)

@@ -120,11 +120,16 @@ def test_a_period_stated_once_on_a_slide_lends_it_to_the_slides_other_figures(fi
     assert "the one period slide 2 states" in claims[1].resolution.period
 
 
-def test_a_slide_stating_two_periods_lends_neither() -> None:
-    claims = _resolved(_slides("Review", ("Mastercard at a glance",
-                                          ["Net revenue of $28.2 billion in 2024", "Net revenue of $25.1 billion in 2023",
-                                           "Operating income of $15.6 billion"])))
-    assert claims[2].period is None
+@pytest.mark.parametrize("lines", [
+    ["Net revenue of $28.2 billion in 2024", "Operating income of $15.6 billion",
+     "Net revenue of $18.9 billion in 2021", "Net income of $6.3 billion"],
+    ["Fiscal 2024: total net sales of $391.0 billion", "Net income of $93.7 billion",
+     "Fiscal 2021: total net sales of $365.8 billion", "Net income of $94.7 billion"],
+])
+def test_a_bullet_reads_in_the_period_stated_above_it_until_another_is_stated(lines: list[str]) -> None:
+    claims = _resolved(_slides("Review", ("Mastercard at a glance", lines)))
+    assert [c.period for c in claims] == ["FY2024", "FY2024", "FY2021", "FY2021"]
+    assert "stated above it" in claims[3].resolution.period
 
 
 @pytest.mark.parametrize(("line", "period"), [
