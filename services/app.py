@@ -96,11 +96,21 @@ async def metrics(state: State) -> str:
     return "\n".join(lines) + "\n"
 
 
+_SOURCES = {"query": "query parameter", "path": "path parameter", "header": "header", "cookie": "cookie",
+            "body": "body"}
+
+
 def _reason(exc: HTTPException) -> str:
-    if isinstance(exc, ValidationException) and isinstance(exc.extra, list) and exc.extra:
-        return "; ".join(f"{e.get('source', 'input')} {e.get('key', '')}: {e.get('message', '')}".replace(" :", ":")
-                         for e in exc.extra if isinstance(e, dict)) or str(exc.detail)
-    return str(exc.detail)
+    if not (isinstance(exc, ValidationException) and isinstance(exc.extra, list) and exc.extra):
+        return str(exc.detail)
+    said = []
+    for e in exc.extra:
+        if not isinstance(e, dict):
+            continue
+        source = str(getattr(e.get("source"), "value", e.get("source") or "body"))
+        where = _SOURCES.get(source, source) + (f" {e['key']!r}" if e.get("key") else "")
+        said.append(f"{where}: {e.get('message', 'invalid')}")
+    return "; ".join(said) or str(exc.detail)
 
 
 def _refusal(request: Request[object, object, State], exc: Exception) -> Response[dict[str, object]]:
