@@ -107,12 +107,12 @@ def _annotate(page: pymupdf.Page, claim: dict[str, Any], mark: Mark, box: pymupd
     frame.set_oc(layer)
     frame.update()
 
-    # The badge is white under the glyph and the number, so both read over the slide's own text.
+    # No fill behind the number: a white box would blank the tops of the words beside the figure.
     badge = _badge_rect(page, box)
     size = badge.height
     digits = pymupdf.Rect(badge.x0 + size * 0.85, badge.y0 - 1.5, badge.x1 + size * 0.4, badge.y1 + 1.5)
     number = page.add_freetext_annot(digits, str(n), fontsize=size * 0.85, fontname="helv", text_color=colour,
-                                     fill_color=(1, 1, 1), align=pymupdf.TEXT_ALIGN_LEFT)
+                                     align=pymupdf.TEXT_ALIGN_LEFT)
     # A free-text annotation's contents are its text: only its author and subject are set.
     number.set_info(title=ANNOT_TITLE, subject=subject)
     number.set_name(f"tickmark-{n}-number")

@@ -243,3 +243,24 @@ def test_a_table_with_a_box_per_cell_is_drawn_cell_by_cell_and_a_box_off_the_pag
     out = export_pdf({"run_id": 1, "claims": [{**c, "verdict": "supported", "reason": "r"} for c in claims]}, pdf)
     with pymupdf.open(stream=out, filetype="pdf") as doc:
         assert {a.info["subject"] for a in doc[0].annots()} == {"#1 supported", "#2 supported"}
+
+
+def _page_one_with_layers_off(pdf: bytes, names: list[str]) -> bytes:
+    """What a reader shows of page 1 once the reviewer has turned ``names`` off and saved."""
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        by_name = {o["name"]: xref for xref, o in doc.get_ocgs().items()}
+        doc.set_layer(-1, off=[by_name[n] for n in names])
+        saved = doc.tobytes()
+    with pymupdf.open(stream=saved, filetype="pdf") as doc:
+        return doc[0].get_pixmap().samples
+
+
+def test_a_reviewer_turning_a_verdicts_layer_off_hides_exactly_those_marks():
+    out = export_pdf({"run_id": 1, "claims": _claims()}, rendered_deck(_board_deck()))
+    with pymupdf.open(stream=out, filetype="pdf") as doc:
+        bare = doc[0].get_pixmap(annots=False).samples
+        marked = doc[0].get_pixmap().samples
+    assert marked != bare
+    assert _page_one_with_layers_off(out, [LAYER_NAMES["supported"]]) not in (marked, bare), \
+        "the supported marks went, the others stayed"
+    assert _page_one_with_layers_off(out, list(LAYER_NAMES.values())) == bare, "every layer off: the deck's own page"
