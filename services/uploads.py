@@ -47,8 +47,10 @@ class InFlight:
 
     @contextlib.contextmanager
     def reserve(self, size: int) -> Iterator[None]:
-        """Hold ``size`` bytes for the block, or raise 503 (with Retry-After) when they do not fit."""
-        if self.reserved + size > self.capacity:
+        """Hold ``size`` bytes for the block, or raise 503 (with Retry-After) when they do not fit.
+        An upload is always admitted when nothing else is in flight, so a cap set below the
+        upload limit slows uploads down to one at a time instead of refusing them for ever."""
+        if self.reserved and self.reserved + size > self.capacity:
             raise HTTPException(
                 status_code=503, headers={"Retry-After": "5"},
                 detail=f"uploads in progress hold {self.reserved} of the {self.capacity} bytes this server "

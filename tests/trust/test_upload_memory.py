@@ -19,7 +19,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from litestar.exceptions import HTTPException
 
+from services.uploads import InFlight
 from tests.e2e._e2e import Served, serving
 
 pytestmark = pytest.mark.slow
@@ -112,3 +114,28 @@ def test_eight_concurrent_95_mb_uploads_stay_within_the_in_flight_bound(served: 
         assert r.headers["retry-after"].isdigit()
         assert "TICKMARK_UPLOAD_INFLIGHT_MB" in r.json()["reason"]
     assert peak < bound, f"serve peaked at {peak // MB} MB; the bound is {bound // MB} MB"
+
+
+def test_the_in_flight_bound_refuses_what_does_not_fit_and_frees_on_exit():
+    gate = InFlight(100)
+    with gate.reserve(60):
+        with pytest.raises(HTTPException) as refused:
+            with gate.reserve(41):
+                pass
+        assert refused.value.status_code == 503 and refused.value.headers == {"Retry-After": "5"}
+        assert "60 of the 100 bytes" in refused.value.detail
+        with gate.reserve(40):
+            assert gate.reserved == 100
+    assert gate.reserved == 0
+    with pytest.raises(RuntimeError), gate.reserve(100):
+        raise RuntimeError("a failed upload still gives its bytes back")
+    assert gate.reserved == 0
+
+
+def test_an_upload_larger_than_the_bound_is_admitted_alone():
+    gate = InFlight(10)
+    with gate.reserve(50):
+        assert gate.reserved == 50
+        with pytest.raises(HTTPException):
+            with gate.reserve(1):
+                pass
