@@ -54,7 +54,7 @@ async function failure(response) {
   let detail = response.statusText;
   try {
     const body = await response.json();
-    detail = body.detail || body.error?.detail || body.error || detail;
+    detail = body.reason || body.detail || body.error?.detail || body.error || detail;
   } catch { /* not JSON: keep the status text */ }
   return new ApiError(response.status, typeof detail === "string" ? detail : JSON.stringify(detail));
 }
