@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -116,7 +117,7 @@ def _run(args: argparse.Namespace, out: Path, cache: Path, home: Path, started: 
         **{k: scored[k] for k in ("accuracy", "correct", "false_supported", "false_contradicted", "supported_verdicts",
                                   "false_supported_upper_bound", "claim_recall", "non_claims", "non_claims_leaked",
                                   "verifier_claims_unlabelled", "verdicts_given", "confusion", "strata")},
-        "worst_strata": _worst(scored["strata"]),
+        "worst_strata": _worst(scored["strata"], scored["errors"]),
         "dropped": gen.dropped,
         "differential": diff,
         "verifier": {"path": path_used, "seconds": round(verify_s, 1),
@@ -135,10 +136,29 @@ def _run(args: argparse.Namespace, out: Path, cache: Path, home: Path, started: 
     return report
 
 
-def _worst(strata: dict[str, dict[str, Any]], n: int = 3) -> list[dict[str, Any]]:
+_ENTITY = re.compile(r"\b[A-Z][\w&.,']*(?:\s+(?:&\s+)?[A-Z][\w&.,']*)+")
+
+
+def _worst(strata: dict[str, dict[str, Any]], errors: list[dict[str, Any]], n: int = 3) -> list[dict[str, Any]]:
+    """The ``n`` least accurate strata (one per trap or layout pair that names the same claims), each
+    with the verifier's commonest reasons for its misses, figures masked so that like reasons group."""
+    dims = ("format", "layout", "kind", "trap")
     rows = [{"stratum": f"{dim}={k}", **v} for dim, groups in strata.items() for k, v in groups.items()
             if v["claims"] >= 10 and v["accuracy"] is not None]
-    return sorted(rows, key=lambda r: (r["accuracy"], -r["claims"]))[:n]
+    out: list[dict[str, Any]] = []
+    seen: set[tuple] = set()
+    for row in sorted(rows, key=lambda r: (r["accuracy"], -r["claims"])):
+        dim, value = row["stratum"].split("=", 1)
+        misses = [e for e in errors if e["stratum"][dims.index(dim)] == value]
+        ids = tuple(sorted(e["id"] for e in misses))
+        if ids in seen:
+            continue
+        seen.add(ids)
+        reasons = Counter(_ENTITY.sub("<entity>", re.sub(r"\d[\d,.]*", "#", e["reason"] or ""))[:80] for e in misses)
+        out.append({**row, "top_reasons": [{"count": c, "reason": r} for r, c in reasons.most_common(3)]})
+        if len(out) == n:
+            break
+    return out
 
 
 if __name__ == "__main__":

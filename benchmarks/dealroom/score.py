@@ -136,7 +136,8 @@ def _match(claims: list[LabelledClaim], given: list[dict[str, Any]]) -> dict[str
 def _acc(rows: list[tuple[str, str]]) -> dict[str, Any]:
     n = len(rows)
     ok = sum(1 for want, got in rows if want == got)
-    return {"claims": n, "correct": ok, "accuracy": round(ok / n, 4) if n else None}
+    given = Counter(f"{want}->{got}" for want, got in rows if want != got)
+    return {"claims": n, "correct": ok, "accuracy": round(ok / n, 4) if n else None, "misses": dict(given.most_common())}
 
 
 def score(claims: list[LabelledClaim], non_claims: list[NonClaim], results: dict[str, dict[str, Any]]) -> dict[str, Any]:
