@@ -10,6 +10,7 @@ import io
 import os
 import re
 import threading
+import weakref
 from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Any
@@ -477,6 +478,28 @@ class RunDeck(msgspec.Struct):
     pdf: bytes
 
 
+_drawing: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+async def _draw(core: Any, cache: DeckPages, sha: str, name: str) -> bytes:
+    # Blobs are shared by content across rooms and only the owner reads them; the caller checked
+    # the run's room through its own view first.
+    async with core.pool.acquire() as conn:
+        data = await conn.fetchval(query("page_deck_bytes"), sha)
+    if data is None:
+        raise DeckUnavailable(f"the bytes of {name} are no longer stored")
+    data = bytes(data)
+    original = _format_of(name, data) == "pdf"
+    deck = None
+    if not original:
+        loaded = await core.parsers.load_deck(data, name)
+        if isinstance(loaded, ParseFailure):
+            raise DeckUnavailable(f"{name} no longer loads: {loaded.reason}: {loaded.detail}")
+        deck = loaded
+    pdf = await asyncio.to_thread(deck_pdf, data, name, deck)
+    return cache.store_pdf(sha, pdf, original=original)
+
+
 async def run_deck(core: Any, db: Acquirer, run_id: int) -> RunDeck | None:
     """The PDF pages of the deck run ``run_id`` read; None when ``db`` does not see the run."""
     async with db.acquire() as conn:
@@ -490,20 +513,8 @@ async def run_deck(core: Any, db: Acquirer, run_id: int) -> RunDeck | None:
     cache = pages_under(core.settings.home)
     pdf = cache.cached_pdf(sha)
     if pdf is None:
-        # Blobs are shared by content across rooms and only the owner reads them; the room was
-        # checked above, through the caller's view.
-        async with core.pool.acquire() as conn:
-            data = await conn.fetchval(query("page_deck_bytes"), sha)
-        if data is None:
-            raise DeckUnavailable(f"the bytes of {name} are no longer stored")
-        data = bytes(data)
-        original = _format_of(name, data) == "pdf"
-        deck = None
-        if not original:
-            loaded = await core.parsers.load_deck(data, name)
-            if isinstance(loaded, ParseFailure):
-                raise DeckUnavailable(f"{name} no longer loads: {loaded.reason}: {loaded.detail}")
-            deck = loaded
-        pdf = await asyncio.to_thread(deck_pdf, data, name, deck)
-        cache.store_pdf(sha, pdf, original=original)
+        # The page asks for the layout and the first slides at once: one of them draws the deck.
+        lock = _drawing.setdefault(sha, asyncio.Lock())
+        async with lock:
+            pdf = cache.cached_pdf(sha) or await _draw(core, cache, sha, name)
     return RunDeck(room=row["room"], deck_path=name, sha256=sha, format=fmt, pdf=pdf)
