@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import asyncpg
 import httpx
 import pytest
 
@@ -44,10 +45,16 @@ def test_a_file_name_that_is_only_traversal_or_hidden_is_refused(served: Served,
 
 
 @pytest.mark.parametrize("room", ["..", "..%2F..%2Fetc", ".hidden", "a%00b", "x" * 101])
-def test_a_room_name_outside_the_rules_is_refused(served: Served, room: str):
+async def test_a_room_name_outside_the_rules_is_refused(served: Served, pool: asyncpg.Pool, room: str):
+    # Refused means nothing was stored for it anywhere, not only nothing under that name.
+    stored = "SELECT (SELECT count(*) FROM room), (SELECT count(*) FROM run), (SELECT count(*) FROM document)"
+    async with pool.acquire() as conn:
+        before = tuple(await conn.fetchrow(stored))
     r = _post(served, "deck.md", deck_md(), room=room)
     assert r.status_code in (400, 404), r.text
-    assert not (served.rooms.parent / "etc").exists()
+    assert r.json()["detail"]
+    async with pool.acquire() as conn:
+        assert tuple(await conn.fetchrow(stored)) == before
 
 
 @pytest.mark.parametrize("name, data, mime", [
