@@ -15,7 +15,7 @@ from services.deckview import Mark, deck_pdf, locate_claims, locate_discards, nu
 from services.parsing import ParserPool
 from parsers.model import ParseFailure
 
-__all__ = ["ANNOT_TITLE", "LAYER_NAMES", "VERDICT_COLOURS", "export_for_deck", "export_pdf", "tickmarked_pdf"]
+__all__ = ["ANNOT_TITLE", "LAYER_NAMES", "NOT_CHECKED_LAYER", "NOT_CHECKED_SUBJECT", "VERDICT_COLOURS", "export_for_deck", "export_pdf", "tickmarked_pdf"]
 
 ANNOT_TITLE = "Tickmark"
 """Every annotation this export adds carries this author, so a reader can filter or strip them."""
@@ -31,6 +31,10 @@ VERDICT_LABELS = {"supported": "Supported", "contradicted": "Contradicted", "dif
                   "no-evidence": "No evidence", "pending": "Not decided"}
 LAYER_NAMES = {v: f"Tickmarks: {label}" for v, label in VERDICT_LABELS.items()}
 """One optional-content layer per verdict: a reader's layer panel hides or shows each."""
+NOT_CHECKED_LAYER = "Tickmarks: Not checked"
+"""Figures the extractor set aside, outlined and dashed; off at first, so the marks read clean."""
+NOT_CHECKED_SUBJECT = "not checked"
+_NOT_CHECKED_COLOUR = (0.55, 0.58, 0.65)
 
 _BADGE = 12.0
 """The stacking pitch of marks whose figure was not found on the page."""
@@ -211,6 +215,21 @@ def tickmarked_pdf(deck_pdf: bytes, result: dict[str, Any], marks: list[Mark],
             unplaced[mark.page] = unplaced.get(mark.page, 0) + 1
         verdict = claim.get("verdict") or "pending"
         _annotate(page, claim, mark, box, layers.get(verdict, layers["pending"]))
+    skipped = doc.add_ocg(NOT_CHECKED_LAYER, on=False)
+    for discard in discards or []:
+        if discard.box is None or not 1 <= discard.page <= deck_pages:
+            continue
+        page = doc[discard.page - 1]
+        box = pymupdf.Rect(discard.box) & page.rect
+        if box.is_empty:
+            continue
+        frame = page.add_rect_annot(box + (-1.5, -1.5, 1.5, 1.5))
+        frame.set_colors(stroke=_NOT_CHECKED_COLOUR)
+        frame.set_border(width=0.8, dashes=[2, 2])
+        frame.set_info(title=ANNOT_TITLE, subject=NOT_CHECKED_SUBJECT,
+                       content=f"Not checked: {discard.why}\n{discard.text}")
+        frame.set_oc(skipped)
+        frame.update()
 
     listing = pymupdf.open(stream=_claim_list_pages(_claim_list_html(result, by_id, discards or [])), filetype="pdf")
     doc.insert_pdf(listing)

@@ -164,9 +164,11 @@ async def _slides_loaded(page: Page, count: int) -> None:
                                      arg=await images.nth(i).element_handle())
 
 
-def _annotated(pdf: bytes, deck_pages: int) -> dict[int, tuple[int, str]]:
-    """Claim number to (page, verdict), read back from the tickmarked PDF's annotations."""
+def _annotated(pdf: bytes, deck_pages: int) -> tuple[dict[int, tuple[int, str]], int]:
+    """Claim number to (page, verdict), read back from the tickmarked PDF's annotations, and how
+    many discarded figures are outlined."""
     seen: dict[int, tuple[int, str]] = {}
+    skipped = 0
     with pymupdf.open(stream=pdf, filetype="pdf") as doc:
         layers = {v["name"] for v in doc.get_ocgs().values()}
         assert {f"Tickmarks: {label}" for label in VERDICT_LABELS.values()} <= layers, layers
@@ -174,16 +176,20 @@ def _annotated(pdf: bytes, deck_pages: int) -> dict[int, tuple[int, str]]:
             kinds: Counter[str] = Counter()
             for annot in page.annots():
                 assert annot.info["title"] == "Tickmark"
-                assert annot.get_oc() > 0, "every mark sits on a verdict's layer, so a reviewer can hide it"
+                assert annot.get_oc() > 0, "every mark sits on a layer, so a reviewer can hide it"
+                if annot.info["subject"] == "not checked":
+                    kinds["not checked"] += 1
+                    continue
                 number, verdict = annot.info["subject"].lstrip("#").split(" ", 1)
                 assert page.number < deck_pages, "marks are on the deck's own pages, not the claim list"
                 seen.setdefault(int(number), (page.number + 1, verdict))
                 assert seen[int(number)] == (page.number + 1, verdict)
                 kinds[annot.type[1]] += 1
+            skipped += kinds.pop("not checked", 0)
             if kinds:
                 # A frame round the figure, the verdict's glyph and the claim's number, per claim.
                 assert kinds["Square"] == kinds["Ink"] == kinds["FreeText"], kinds
-    return seen
+    return seen, skipped
 
 
 def _claim_list_text(pdf: bytes, deck_pages: int) -> str:
@@ -197,7 +203,7 @@ def _check_export(pdf: bytes, run: dict[str, Any], layout: dict[str, Any]) -> No
     deck_pages = len(layout["pages"])
     by_id = {c["id"]: c for c in run["claims"]}
     expected = {m["n"]: (m["page"], by_id[m["claim_id"]]["verdict"]) for m in layout["marks"]}
-    assert _annotated(pdf, deck_pages) == expected
+    assert _annotated(pdf, deck_pages) == (expected, sum(1 for d in layout["discarded"] if d["box"]))
     listing = _claim_list_text(pdf, deck_pages)
     for mark in layout["marks"]:
         claim = by_id[mark["claim_id"]]

@@ -15,7 +15,7 @@ import pytest
 from parsers.decks import load_deck
 from parsers.model import Deck, Slide, TextBlock
 from services.deckview import DeckPages, deck_pdf, layout, locate_claims, locate_discards, numbered, rendered_deck
-from services.pdfexport import LAYER_NAMES, export_pdf
+from services.pdfexport import LAYER_NAMES, NOT_CHECKED_LAYER, NOT_CHECKED_SUBJECT, export_pdf
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_DECK = REPO / "examples" / "decks" / "nvidia-fy2025-highlights.pdf"
@@ -114,11 +114,17 @@ def test_the_tickmarked_pdf_marks_every_claim_on_a_layer_per_verdict_and_lists_t
     out = export_pdf(result, pdf)
     with pymupdf.open(stream=out, filetype="pdf") as doc:
         layers = {xref: o["name"] for xref, o in doc.get_ocgs().items()}
-        assert set(layers.values()) == set(LAYER_NAMES.values())
+        assert set(layers.values()) == {*LAYER_NAMES.values(), NOT_CHECKED_LAYER}
+        assert not next(o for o in doc.get_ocgs().values() if o["name"] == NOT_CHECKED_LAYER)["on"]
         subjects: dict[str, set[str]] = {}
+        skipped = [a for p in doc.pages(0, 2) for a in p.annots() if a.info["subject"] == NOT_CHECKED_SUBJECT]
+        assert len(skipped) == 1 and layers[skipped[0].get_oc()] == NOT_CHECKED_LAYER
+        assert "projection or guidance" in skipped[0].info["content"]
         for page in doc.pages(0, 2):
             for annot in page.annots():
                 assert annot.info["title"] == "Tickmark"
+                if annot.info["subject"] == NOT_CHECKED_SUBJECT:
+                    continue
                 subjects.setdefault(annot.info["subject"], set()).add(annot.type[1])
                 number, verdict = annot.info["subject"].lstrip("#").split(" ")
                 assert layers[annot.get_oc()] == LAYER_NAMES[verdict]
@@ -180,7 +186,8 @@ def test_verify_pdf_writes_the_tickmarked_deck(pg_dsn: str, tmp_path: Path):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     with pymupdf.open(stream=out.read_bytes(), filetype="pdf") as pdf, pymupdf.open(EXAMPLE_DECK) as deck:
-        numbers = {a.info["subject"].split(" ")[0] for p in pdf.pages(0, deck.page_count) for a in p.annots()}
+        numbers = {a.info["subject"].split(" ")[0] for p in pdf.pages(0, deck.page_count) for a in p.annots()
+                   if a.info["subject"] != NOT_CHECKED_SUBJECT}
         assert numbers == {f"#{n}" for n in range(1, len(result["claims"]) + 1)}
         assert pdf.page_count > deck.page_count
 
@@ -263,4 +270,5 @@ def test_a_reviewer_turning_a_verdicts_layer_off_hides_exactly_those_marks():
     assert marked != bare
     assert _page_one_with_layers_off(out, [LAYER_NAMES["supported"]]) not in (marked, bare), \
         "the supported marks went, the others stayed"
-    assert _page_one_with_layers_off(out, list(LAYER_NAMES.values())) == bare, "every layer off: the deck's own page"
+    assert _page_one_with_layers_off(out, [*LAYER_NAMES.values(), NOT_CHECKED_LAYER]) == bare, \
+        "every layer off: the deck's own page"
