@@ -49,7 +49,9 @@ table { border-collapse: collapse; width: 100%; }
 th { text-align: left; font-size: 8pt; color: #4a5567; border-bottom: 1px solid #8b95a5; padding: 3pt 4pt; }
 td { vertical-align: top; border-bottom: 1px solid #dde1e7; padding: 4pt 4pt; }
 td.n { font-weight: bold; width: 22pt; }
-td.v { font-weight: bold; width: 70pt; }
+td.v { font-weight: bold; width: 66pt; }
+td.c { width: 170pt; }
+td.p { width: 24pt; }
 .cite { color: #4a5567; }
 h2 { font-size: 12pt; margin: 14pt 0 4pt 0; }
 """
@@ -154,15 +156,16 @@ def _claim_list_html(result: dict[str, Any], marks: dict[str, Mark], discards: l
             + (f" ({e(str(c.get('role')))})" if c.get("role") not in (None, "evidence") else "")
             for c in cites[:3]) or "no citation"
         rows.append(
-            f"<tr><td class='n'>{n}</td><td>p{e(str(claim.get('page')))}</td>"
-            f"<td>{e(claim.get('text') or '')}<br/><span class='cite'>printed {e(claim.get('printed') or '')}</span></td>"
+            f"<tr><td class='n'>{n}</td><td class='p'>p{e(str(claim.get('page')))}</td>"
+            f"<td class='c'>{e(claim.get('text') or '')}<br/><span class='cite'>printed {e(claim.get('printed') or '')}</span></td>"
             f"<td class='v' style='color:{_css_colour(verdict)}'>{e(VERDICT_LABELS.get(verdict, verdict))}</td>"
             f"<td>{e(claim.get('reason') or '')}<br/><span class='cite'>{cite_html}</span></td></tr>")
     counts = result.get("counts") or {}
     tally = ", ".join(f"{counts[v]} {VERDICT_LABELS[v].lower()}" for v in VERDICT_LABELS if counts.get(v))
     parts = [
         f"<h1>Tickmarks: {e(str(result.get('deck') or 'deck'))}</h1>",
-        f"<p class='sub'>Run #{e(str(result.get('run_id')))} in room {e(str(result.get('room')))}"
+        f"<p class='sub'>Run #{e(str(result.get('run_id')))}"
+        f"{' in room ' + e(str(result['room'])) if result.get('room') else ''}"
         f"{' · ' + e(tally) if tally else ''}. Each number matches the mark beside the figure on its page.</p>",
         "<table><tr><th>#</th><th>Page</th><th>Claim</th><th>Verdict</th><th>Reason and citation</th></tr>",
         *rows, "</table>",
