@@ -461,6 +461,10 @@ def _uses(q: _Question, metric: str) -> list[str]:
 
 def _locate(run: _Run) -> RuleOutcome:
     q = run.q
+    if q.kind == "share" and q.num == q.den:
+        # "44% of total revenue" whose part was not read: revenue is all of revenue, which checks nothing.
+        return _decide(run, "locate", "no-evidence",
+                       f"The claim gives a share of {_metric_name(q.den or '')} without naming the part it measures.")
     for fact in run.evidence.facts:
         if same_entity(fact.entity, run.entity):
             run.facts.extend((fact, use) for use in _uses(q, fact.metric))

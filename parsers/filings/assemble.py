@@ -183,7 +183,7 @@ class Assembler:
                 scale, source = convention, f"document convention: most tables say {convention}" if convention else "default"
             t = make_table(grid, tid, section, ttitle, scale, source, fye, page)
             tables.append(t)
-            facts.extend(table_facts(t, entity, contexts, tag_units=tag_units))
+            facts.extend(table_facts(t, entity, contexts, tag_units=tag_units, fye=fye))
         # The period the document's statements report most, with its dates: a schedule's later years
         # (debt maturities) are not the document's period.
         top = main_periods(facts)[:1]

@@ -14,7 +14,7 @@ from parsers.filings.tables import Grid
 from parsers.metrics import basis_from_text, by_concept, by_id, find_metric, find_metric_span, label_metric, normalise_label
 from parsers.model import Cell, Column, Fact, FactSource, ParsedDocument, Row, Table
 from parsers.numbers import parse_printed
-from parsers.periods import FiscalYearEnd, bare_quarter, column_period, period_from_text, span_of_label
+from parsers.periods import FiscalYearEnd, bare_quarter, column_period, label_for_span, period_from_text, span_of_label
 from parsers.quantities import growth_metric, share_metric
 
 __all__ = [
@@ -263,6 +263,7 @@ def table_facts(
     contexts: dict[str, Context] | None = None,
     page_of: Callable[[Cell], int | None] | None = None,
     tag_units: dict[tuple[str, str], str] | None = None,
+    fye: FiscalYearEnd | None = None,
 ) -> list[Fact]:
     """One fact per numeric cell whose column denotes a period: registry metrics where the row names one.
 
@@ -310,10 +311,15 @@ def table_facts(
             text = cell.text
             basis = stated or "GAAP"
             dims: dict[str, str] = {}
+            period, period_start, period_end = col.period, col.period_start, col.period_end
             if contexts and cell.context and cell.context in contexts:
-                dims = dict(contexts[cell.context].dimensions)
+                ctx = contexts[cell.context]
+                dims = dict(ctx.dimensions)
                 if dims and stated is None:
                     basis = basis_for(dims)
+                if ctx.end is not None:
+                    # The tag's context says which period the cell is, whatever the header reads as.
+                    period, period_start, period_end = label_for_span(ctx.start, ctx.end, fye), ctx.start, ctx.end
             tag_unit = tag_units.get((cell.concept, cell.context)) if tag_units and cell.concept else None
             if tag_unit is not None:
                 tu = tag_unit.lower()
@@ -327,6 +333,8 @@ def table_facts(
                 # The tag decides what a cell is: "Cost of revenue" in a stock-compensation note is tagged
                 # as compensation expense, not as cost of revenue.
                 fact_metric = by_concept(cell.concept) or label_metric(_concept_words(cell.concept))
+            if kind is None and cell.column in percent_columns and not cell.concept and metric == "revenue":
+                continue  # revenue as a percentage of itself (100%) says nothing
             if kind is None and cell.column in percent_columns and not cell.concept and reg is not None \
                     and reg.unit != "percent":
                 # Each line as a percentage of revenue: the line's share, never an amount.
@@ -348,8 +356,8 @@ def table_facts(
             locator = f"{table.title}; row '{row.label or row.group}'; column '{header}'"
             page = page_of(cell) if page_of else table.page
             out.append(Fact(
-                entity=entity, metric=fact_metric, label=row.label or row.group, basis=basis, period=col.period,
-                period_start=col.period_start, period_end=col.period_end, value=value, unit=unit, scale=scale,
+                entity=entity, metric=fact_metric, label=row.label or row.group, basis=basis, period=period,
+                period_start=period_start, period_end=period_end, value=value, unit=unit, scale=scale,
                 currency=currency, as_printed=text.lstrip("$ ").strip(),
                 source=FactSource(kind="table", table=table.id, row=ri, column=cell.column, concept=cell.concept,
                                   context=cell.context, section=table.section, page=page, bbox=cell.bbox,
@@ -385,6 +393,10 @@ _SENTENCE_END = re.compile(r"[.;](?:\s|$)(?=\s*[A-Z\u201c\"(]|\s*$)")
 
 
 _PER_SHARE_AFTER = re.compile(r"\s*(?:per|a|/)\s*(?:diluted\s+|basic\s+)?(?:common\s+|ordinary\s+)?share\b", re.I)
+
+
+_CHANGE_NAME = re.compile(r"\b(?:increases?|decreases?|changes?|growth|declines?|reductions?|improvements?|"
+                          r"differences?|rise|drop)\s*$|\bby\s*$", re.I)
 
 
 def _clause_after(text: str, end: int) -> str:
@@ -433,6 +445,8 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         if not m:
             continue
         name = m.group("name").strip()
+        if _CHANGE_NAME.search(name):
+            continue  # "an increase of $56.1 million" in sales and marketing is a change, not the expense
         metric = find_metric(name)
         if metric is None:
             continue
