@@ -65,6 +65,9 @@ def _problems(ours: Fact, theirs: dict[str, Any]) -> list[str]:
     if value is not None and _unit(theirs.get("unit")) == "percent" and _unit(ours.unit) == "pure":
         # The project stores a pure ratio as a percentage (0.062 as 6.2 percent): same quantity.
         value, unit_ok = value / 100, True
+    elif _unit(theirs.get("unit")) == "currency":
+        # A currency other than the dollar is stored as unit "currency" with the code beside it.
+        unit_ok = (theirs.get("currency") or "").upper() == ours.unit.upper()
     else:
         unit_ok = _unit(theirs.get("unit")) == _unit(ours.unit)
     problems = []

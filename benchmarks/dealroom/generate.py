@@ -609,20 +609,22 @@ class _Maker:
         covered = self.room.covered.get(self.t, set())
         if not covered:
             return out
+        recent = (self.fy_periods() or self.q_periods())[:1]
+        if not recent:
+            return out
+        # A plausible size: a fraction of the latest figure (a quarter's times four for a 10-Q-only room).
+        annualise = 1 if recent[0].kind == "FY" else 4
         for back in (3, 4, 5, 6):
             fy = min(covered) - back
-            latest = self.room.get(self.t, "revenue", self.fy_periods()[0].key) if self.fy_periods() else None
             for metric in ("revenue", "net_income", "operating_income"):
-                base = self.room.get(self.t, metric, self.fy_periods()[0].key) if self.fy_periods() else latest
+                base = self.room.get(self.t, metric, recent[0].key)
                 if not base or base.value <= 0:
                     continue
-                v = base.value * D(self.rng.randint(35, 80)) / 100
+                kind, q = ("FY", 4) if self.rng.random() < 0.75 else ("Q", self.rng.randint(1, 4))
+                v = base.value * annualise * D(self.rng.randint(35, 80)) / 100 / (4 if kind == "Q" else 1)
                 fig = money(v, money_style(v, self.rng), self.rng)
                 if self.collides(metric, fig.claimed, fig.tol, key="", other_periods=True, other_basis=True):
                     continue
-                kind, q = ("FY", 4) if self.rng.random() < 0.75 else ("Q", self.rng.randint(1, 4))
-                if kind == "Q":
-                    fig = money(v / 4, money_style(v / 4, self.rng), self.rng)
                 said = phrase(kind, fy, q, self.co.fiscal, self.rng)
                 out.append(Item(self.t, metric, self.words(metric), said, Period(kind, fy, q, "", "").key, "value",
                                 "uncovered-period", "no-evidence",

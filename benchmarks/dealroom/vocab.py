@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["Company", "COMPANIES", "METRICS", "MetricWords", "MISSING_METRICS", "MissingMetric",
+__all__ = ["Company", "COMPANIES", "MARGINS", "METRICS", "MetricWords", "MISSING_METRICS", "MissingMetric",
            "SEGMENT_AXIS", "PRODUCT_AXIS", "AUTHORS", "BIOS", "GUIDANCE", "MARKETS", "SUPERLATIVES"]
 
 

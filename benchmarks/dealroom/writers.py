@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import math
 
 from benchmarks.dealroom.model import Block, DeckSpec, Slide
 
