@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import socket
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from parsers.claims import extract_claims
+from parsers.claims import extract_claims, validate_proposals
 from parsers.model import Deck, Slide, TextBlock
 from services.settings import load_settings
 from services.llm_claims import LLMSettings, extract_with_model, propose_claims
@@ -71,11 +72,26 @@ def test_without_the_variable_the_model_is_never_called() -> None:
 
 def test_llama_cpp_answers_under_the_schema_and_only_printed_numbers_survive(llama_url: str) -> None:
     settings = LLMSettings(url=llama_url, response_format="json_object", timeout_s=120)
-    proposals = propose_claims(DECK, settings)
-    assert isinstance(proposals, list)
-    parsed, check = extract_with_model(DECK, settings)
-    assert check is not None
-    for c in check.claims:
-        assert c.page == 2 and any(n in c.text.replace(",", "") for n in ("5.0", "4200"))
+    answers: list[str] = []
+
+    def keep_answer(response: httpx.Response) -> None:
+        response.read()
+        answers.append(response.json()["choices"][0]["message"]["content"])
+
+    with httpx.Client(timeout=settings.timeout_s, event_hooks={"response": [keep_answer]}) as client:
+        proposals = propose_claims(DECK, settings, client)
+    # The schema constrains decoding, so even a toy model's answer has the schema's shape.
+    answer = json.loads(answers[-1])
+    assert isinstance(answer["claims"], list)
+    for item in answer["claims"]:
+        assert isinstance(item["page"], int) and isinstance(item["text"], str) and isinstance(item["value"], str)
+    assert [(p.page, p.value) for p in proposals] == [(i["page"], i["value"]) for i in answer["claims"]]
+
+    # The same answer through the validation extract_with_model applies: every proposal is kept,
+    # dropped with a reason or a duplicate, and a kept one's number is printed on its page.
+    check = validate_proposals(DECK, proposals, extract_claims(DECK).claims)
     assert check.dropped + check.duplicates + len(check.claims) == len(proposals)
-    assert all(c in parsed.claims for c in extract_claims(DECK).claims)
+    assert len(check.reasons) == check.dropped
+    printed = {s.page: " ".join([s.title, *(b.text for b in s.blocks)]).replace(",", "") for s in DECK.slides}
+    for c in check.claims:
+        assert str(abs(c.value)) in printed[c.page], c
