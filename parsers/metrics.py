@@ -13,6 +13,8 @@ from functools import lru_cache
 
 import msgspec
 
+from parsers.quantities import label_id
+
 __all__ = ["Metric", "REGISTRY", "by_concept", "find_metric", "find_metric_span", "label_metric", "basis_from_text", "alternates"]
 
 
@@ -177,7 +179,7 @@ def find_metric_span(text: str) -> tuple[str, int, int] | None:
 
 def label_metric(label: str) -> str:
     """Metric id for a quantity outside the registry: its normalised label."""
-    return "label:" + normalise_label(label)
+    return label_id(normalise_label(label))
 
 
 def basis_from_text(text: str) -> str | None:

@@ -12,7 +12,7 @@ from typing import Literal
 
 import msgspec
 
-__all__ = ["Quantity", "QuantityKind", "growth_metric", "is_label", "label_text", "quantity", "ratio_metric",
+__all__ = ["Quantity", "QuantityKind", "growth_metric", "is_label", "label_id", "label_text", "quantity", "ratio_metric",
            "root_metric", "share_metric"]
 
 QuantityKind = Literal["value", "growth", "share", "ratio"]
@@ -71,6 +71,11 @@ def root_metric(metric: str) -> str:
     """The base quantity a growth or share id is derived from; any other id unchanged."""
     q = quantity(metric)
     return q.base if q.kind in ("growth", "share") else metric
+
+
+def label_id(normalised: str) -> str:
+    """Metric id for a quantity outside the registry, named by its normalised label."""
+    return _LABEL + normalised
 
 
 def is_label(metric: str) -> bool:

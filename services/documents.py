@@ -17,6 +17,7 @@ from events.bus import Bus
 from events.types import DocumentChanged, DocumentFailed, DocumentParsed, FactsUpdated
 from parsers.entities import entity_key
 from parsers.model import ParsedDocument, ParseFailure
+from parsers.quantities import is_label
 from services.parsing import CachedParse, ParserPool, encode_parse, decode_parse, parser_version
 from services.search import PassageIndex
 from services.sqlfiles import query
@@ -194,7 +195,7 @@ class DocumentService:
                                cached=cached), conn)
             await self._bus.publish(
                 FactsUpdated(room=room, document_id=document_id, entity=info.entity,
-                             metrics=sorted({f.metric for f in doc.facts if not f.metric.startswith("label:")}),
+                             metrics=sorted({f.metric for f in doc.facts if not is_label(f.metric)}),
                              periods=sorted({f.period for f in doc.facts}),
                              superseded_document_id=superseded[0] if superseded else None), conn)
         # Off the event loop: a 10-K's index commit takes long enough to hold up every flip and

@@ -22,6 +22,7 @@ from parsers.catalogue import Catalogue, RoomDocument, build_catalogue
 from parsers.claims import extract_claims
 from parsers.entities import entity_key
 from parsers.model import Claim, Fact, FactSource, ParseFailure, ParsedDeck
+from parsers.quantities import is_label, label_id, label_text
 from parsers.resolve import resolve_claims
 from services.llm_claims import LLMSettings, extract_with_model
 from services.parsing import ParserPool
@@ -234,9 +235,8 @@ class Verifier:
         wanted: set[str] = set()
         for c in claims:
             wanted |= needed_metrics(c)
-        exact = sorted(m for m in wanted if not m.startswith("label:"))
-        patterns = sorted({f"label:%{w}%" for m in wanted if m.startswith("label:")
-                           for w in _LABEL_WORD.findall(m[6:])})
+        exact = sorted(m for m in wanted if not is_label(m))
+        patterns = sorted({label_id(f"%{w}%") for m in wanted if is_label(m) for w in _LABEL_WORD.findall(label_text(m))})
         async with self._pool.acquire() as conn:
             rows = await conn.fetch(query("facts_for_metrics"), room, exact, patterns)
         return [
@@ -251,10 +251,9 @@ class Verifier:
     @staticmethod
     def _facts_for(claim: Claim, facts: list[Fact]) -> list[Fact]:
         wanted = needed_metrics(claim)
-        labels = [m for m in wanted if m.startswith("label:")]
-        if not labels:
+        if not any(is_label(m) for m in wanted):
             return [f for f in facts if f.metric in wanted]
-        return [f for f in facts if f.metric in wanted or f.metric.startswith("label:")]
+        return [f for f in facts if f.metric in wanted or is_label(f.metric)]
 
     def _passages(self, room: str, claim: Claim):  # type: ignore[no-untyped-def]
         words = claim.label or claim.metric or ""

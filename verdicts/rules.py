@@ -27,10 +27,12 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from parsers.entities import same_entity
-from parsers.metrics import REGISTRY, alternates, basis_from_text, by_id, normalise_label
+from parsers.metrics import basis_from_text, by_id
 from parsers.model import Claim, Fact, FactSource
 from parsers.numbers import parse_printed, scale_name
 from parsers.periods import MONTHS, label_for_span, parse_fye, period_from_text
+from parsers.quantities import growth_metric, is_label, label_text, quantity, ratio_metric, root_metric, share_metric
+from parsers.question import Question, question
 from verdicts.model import Citation, Coverage, Evidence, RuleOutcome, Verdict
 
 __all__ = [
@@ -49,77 +51,9 @@ _ZERO = Decimal(0)
 _HUNDRED = Decimal(100)
 
 
-def growth_metric(metric: str) -> str:
-    """Metric id of a printed year-over-year growth rate of ``metric``."""
-    return f"growth:{metric}"
-
-
-def share_metric(metric: str) -> str:
-    """Metric id of a printed share of total revenue held by ``metric``."""
-    return f"share:{metric}"
-
-
-def ratio_metric(numerator: str, denominator: str) -> str:
-    """Metric id of a claimed ratio between two quantities ("OCF covered capex 1.3x")."""
-    return f"ratio:{numerator}/{denominator}"
-
-
-# ---------------------------------------------------------------- what the claim asks
-
-
-@dataclass(frozen=True, slots=True)
-class _Question:
-    """The claim restated as lookups: the figure printed directly, or the inputs to compute it."""
-
-    kind: str
-    """``value``, ``growth``, ``margin`` (a/b in percent), ``share`` (a/b in percent) or ``ratio`` (a/b)."""
-    metric: str
-    printed: tuple[str, ...]
-    alternates: tuple[str, ...] = ()
-    num: str | None = None
-    den: str | None = None
-
-
-def _question(claim: Claim) -> _Question:
-    m = claim.metric or ("label:" + normalise_label(claim.label))
-    if m.startswith("ratio:") and "/" in m:
-        num, den = m[len("ratio:"):].split("/", 1)
-        return _Question("ratio", m, (m,), num=num, den=den)
-    if claim.kind == "growth":
-        alts = alternates(m)
-        return _Question("growth", m, (growth_metric(m),), alts)
-    if claim.kind == "share":
-        return _Question("share", m, (share_metric(m),), num=m, den=getattr(claim, "denominator", None) or "revenue")
-    reg = by_id(m)
-    ratio_of = reg.ratio_of if reg else None
-    if ratio_of is None and claim.kind == "ratio" and claim.denominator:
-        # "Operating cash flow covered capex 1.3x": the claim names its own denominator.
-        ratio_of = (m, claim.denominator)
-        m = ratio_metric(*ratio_of)
-    if ratio_of is None and claim.kind in ("margin", "ratio"):
-        margin = next((r for r in REGISTRY if r.ratio_of and r.ratio_of[0] == m), None)
-        if margin is not None:
-            m, ratio_of = margin.id, margin.ratio_of
-        else:
-            ratio_of = (m, "revenue")
-            m = ratio_metric(*ratio_of)
-    if ratio_of is not None:
-        if _DIMENSION.get(claim.unit) == "money":
-            # "Gross margin of $180.7B": the dollar figure, which Apple's statements also call gross margin.
-            return _Question("value", ratio_of[0], (ratio_of[0], m))
-        kind = "ratio" if claim.unit == "multiple" else "margin"
-        return _Question(kind, m, (m,), num=ratio_of[0], den=ratio_of[1])
-    return _Question("value", m, (m,), alternates(m))
-
-
 def needed_metrics(claim: Claim) -> set[str]:
     """Every metric id whose facts the rules may read for this claim."""
-    q = _question(claim)
-    out = set(q.printed) | set(q.alternates) | {q.metric}
-    out |= {x for x in (q.num, q.den) if x}
-    if q.kind == "growth":
-        out |= {growth_metric(a) for a in q.alternates}
-    return out
+    return question(claim).needed()
 
 
 # ---------------------------------------------------------------- metrics, units, periods, bases
@@ -136,18 +70,17 @@ def _words(text: str) -> list[str]:
 
 def _label_key(metric: str) -> frozenset[str]:
     # "Energy generation & storage revenue" and the row "Energy generation and storage" are one label.
-    words = {w for w in _words(metric.removeprefix("label:")) if w not in _STOP}
+    words = {w for w in _words(label_text(metric)) if w not in _STOP}
     return frozenset(words - _GENERIC) or frozenset(words)
 
 
 def _same_metric(have: str, want: str) -> bool:
     if have == want:
         return True
-    hp, _, hr = have.rpartition("label:")
-    wp, _, wr = want.rpartition("label:")
-    if "label:" not in have or "label:" not in want or hp != wp:
+    h, w = quantity(have), quantity(want)
+    if h.kind != w.kind or not (is_label(h.base) and is_label(w.base)):
         return False
-    hk, wk = _label_key(hr), _label_key(wr)
+    hk, wk = _label_key(h.base), _label_key(w.base)
     return bool(hk) and hk == wk
 
 
@@ -161,7 +94,7 @@ def _dimension(unit: str) -> str:
     return _DIMENSION.get(unit, "other")
 
 
-def _claim_dimension(claim: Claim, q: _Question) -> str:
+def _claim_dimension(claim: Claim, q: Question) -> str:
     dim = _dimension(claim.unit)
     reg = by_id(q.metric)
     # "$1.64" prints like money; for an EPS claim it is dollars per share.
@@ -230,12 +163,6 @@ def _member_words(member: str) -> tuple[str, ...]:
     return tuple(w for w in re.findall(r"[a-z0-9]+", spaced.lower().replace("&", " and ")) if w not in _BASIS_DROP)
 
 
-def _root_metric(metric: str) -> str:
-    for prefix in ("growth:", "share:"):
-        metric = metric.removeprefix(prefix)
-    return metric
-
-
 def _basis_key(basis: str, metric: str, dimensions: dict[str, str] | None = None) -> str:
     """The basis family a figure belongs to; two figures are comparable when their keys match."""
     low = (basis or "").strip().lower()
@@ -249,7 +176,7 @@ def _basis_key(basis: str, metric: str, dimensions: dict[str, str] | None = None
         return "constant-currency"
     if "organic" in low:
         return "organic"
-    reg = by_id(_root_metric(metric))
+    reg = by_id(root_metric(metric))
     if reg is not None and reg.basis != "GAAP":
         # Free cash flow is non-GAAP by definition and deliveries an operating metric: the
         # company's own measure is the same basis whatever the qualifier says.
@@ -279,15 +206,15 @@ def _basis_name(key: str, name: str) -> str:
 
 
 def _metric_name(metric: str) -> str:
-    if metric.startswith("growth:"):
-        return _metric_name(metric[len("growth:"):]) + " growth"
-    if metric.startswith("share:"):
-        return _metric_name(metric[len("share:"):]) + " share of revenue"
-    if metric.startswith("ratio:"):
-        num, _, den = metric[len("ratio:"):].partition("/")
-        return f"{_metric_name(num)} to {_metric_name(den)}"
-    if metric.startswith("label:"):
-        return metric[len("label:"):]
+    q = quantity(metric)
+    if q.kind == "growth":
+        return _metric_name(q.base) + " growth"
+    if q.kind == "share":
+        return _metric_name(q.base) + " share of revenue"
+    if q.kind == "ratio":
+        return f"{_metric_name(q.base)} to {_metric_name(q.denominator or '')}"
+    if is_label(metric):
+        return label_text(metric)
     reg = by_id(metric)
     return reg.names[0] if reg else metric.replace("_", " ")
 
@@ -374,7 +301,7 @@ class _Decision:
 class _Run:
     claim: Claim
     evidence: Evidence
-    q: _Question
+    q: Question
     entity: str = ""
     period: str = ""
     dim: str = ""
@@ -441,7 +368,7 @@ def _scope(run: _Run) -> RuleOutcome:
 # ---------------------------------------------------------------- rule 2: locate
 
 
-def _uses(q: _Question, metric: str) -> list[str]:
+def _uses(q: Question, metric: str) -> list[str]:
     uses = []
     if any(_same_metric(metric, p) for p in q.printed):
         uses.append("printed")
@@ -469,7 +396,7 @@ def _locate(run: _Run) -> RuleOutcome:
         if same_entity(fact.entity, run.entity):
             run.facts.extend((fact, use) for use in _uses(q, fact.metric))
     source = "facts"
-    if not run.facts and q.metric.startswith("label:"):
+    if not run.facts and is_label(q.metric):
         run.facts = [(f, "printed") for f in _passage_facts(run)]
         source = "passages"
     name = _metric_name(q.metric)
@@ -966,7 +893,7 @@ _STEPS: tuple[tuple[str, Callable[[_Run], RuleOutcome]], ...] = (
 
 def evaluate(claim: Claim, evidence: Evidence) -> Iterator[RuleOutcome | Verdict]:
     """Run the rules in order, yielding each outcome as it completes and then the verdict."""
-    run = _Run(claim, evidence, _question(claim))
+    run = _Run(claim, evidence, question(claim))
     run.dim = _claim_dimension(claim, run.q)
     run.claimed, run.tol = _claimed(claim), tolerance(claim)
     trace: list[RuleOutcome] = []

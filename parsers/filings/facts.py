@@ -15,7 +15,7 @@ from parsers.metrics import basis_from_text, by_concept, by_id, find_metric, fin
 from parsers.model import Cell, Column, Fact, FactSource, ParsedDocument, Row, Table
 from parsers.numbers import parse_printed
 from parsers.periods import FiscalYearEnd, bare_quarter, column_period, label_for_span, period_from_text, span_of_label
-from parsers.quantities import growth_metric, share_metric
+from parsers.quantities import growth_metric, is_label, share_metric
 
 __all__ = [
     "Agreement",
@@ -187,7 +187,7 @@ def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None,
             metric, stated = grow
         else:
             metric, stated = row_metric(label, row.group if row.label else "")
-            if metric.startswith("label:") and normalise_label(label) == "total":
+            if is_label(metric) and normalise_label(label) == "total":
                 metric = title_metric(table.title) or metric
             reg = by_id(metric)
             if reg is None or reg.unit == "percent":
@@ -295,7 +295,7 @@ def table_facts(
             stated = reg.basis
         if stated is None and _GAAP_WORD.search(label):
             stated = "GAAP"
-        sliced = segment_row(row.label) if metric.startswith("label:") and row.label and stated is None else None
+        sliced = segment_row(row.label) if is_label(metric) and row.label and stated is None else None
         if sliced is not None and sliced[2] and row.group and find_metric(row.group) not in (None, sliced[0]):
             sliced = None  # "Automotive sales" under "Cost of revenues" is a cost, not revenue
         shares = bool(_SHARES.search(context_words)) and (
@@ -328,7 +328,7 @@ def table_facts(
             else:
                 kind = None
             fact_metric = metric
-            if cell.concept and metric != "label:" and by_concept(cell.concept) != metric and \
+            if cell.concept and by_concept(cell.concept) != metric and \
                     (reg is None or cell.concept.rsplit(":", 1)[-1] not in reg.concepts):
                 # The tag decides what a cell is: "Cost of revenue" in a stock-compensation note is tagged
                 # as compensation expense, not as cost of revenue.

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import msgspec
 
-from parsers.metrics import by_concept, normalise_label
+from parsers.metrics import by_concept, label_metric
 from parsers.model import Fact, FactSource
 from parsers.periods import FiscalYearEnd, label_for_span
 
@@ -148,7 +148,7 @@ def _concept_metric(concept: str) -> str:
     metric = by_concept(concept)
     if metric:
         return metric
-    return "label:" + normalise_label(_CAMEL.sub(" ", concept.rsplit(":", 1)[-1]))
+    return label_metric(_CAMEL.sub(" ", concept.rsplit(":", 1)[-1]))
 
 
 def fact_from(x: XbrlFact, ctx: Context, entity: str, fye: FiscalYearEnd | None, locator: str = "") -> Fact | None:

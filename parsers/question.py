@@ -1,0 +1,75 @@
+"""The question a claim asks of the room, as one typed value: what figure to look for, under which
+metric ids, and which inputs would compute it. The rules judge with it, the verifier fetches facts
+with it, and re-verification asks it which new facts touch a claim."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from parsers.metrics import REGISTRY, alternates, by_id, label_metric
+from parsers.model import Claim
+from parsers.quantities import growth_metric, quantity, ratio_metric, share_metric
+
+__all__ = ["Question", "QuestionKind", "question"]
+
+QuestionKind = Literal["value", "growth", "margin", "share", "ratio"]
+
+
+class Question(msgspec.Struct, frozen=True):
+    """A claim restated as lookups: the figure printed directly, or the inputs to compute it.
+
+    The rules read it to judge, the verifier to fetch facts, re-verification to know which new facts
+    touch the claim: one reading of the claim for all three.
+    """
+
+    kind: QuestionKind
+    """``value``, ``growth``, ``margin`` (a/b in percent), ``share`` (a/b in percent) or ``ratio`` (a/b)."""
+    metric: str
+    printed: tuple[str, ...]
+    """Metric ids a room may print the claimed figure under."""
+    alternates: tuple[str, ...] = ()
+    """Other quantities a deck may present as this one (ARR as revenue): matches are another basis."""
+    num: str | None = None
+    den: str | None = None
+
+    def needed(self) -> set[str]:
+        """Every metric id whose facts the rules may read for this question."""
+        out = set(self.printed) | set(self.alternates) | {self.metric}
+        out |= {x for x in (self.num, self.den) if x}
+        if self.kind == "growth":
+            out |= {growth_metric(a) for a in self.alternates}
+        return out
+
+
+def question(claim: Claim) -> Question:
+    """What the room must hold to judge ``claim``."""
+    m = claim.metric or label_metric(claim.label)
+    asked = quantity(m)
+    if asked.kind == "ratio":
+        return Question("ratio", m, (m,), num=asked.base, den=asked.denominator)
+    if claim.kind == "growth":
+        return Question("growth", m, (growth_metric(m),), alternates(m))
+    if claim.kind == "share":
+        return Question("share", m, (share_metric(m),), num=m, den=claim.denominator or "revenue")
+    reg = by_id(m)
+    ratio_of = reg.ratio_of if reg else None
+    if ratio_of is None and claim.kind == "ratio" and claim.denominator:
+        # "Operating cash flow covered capex 1.3x": the claim names its own denominator.
+        ratio_of = (m, claim.denominator)
+        m = ratio_metric(*ratio_of)
+    if ratio_of is None and claim.kind in ("margin", "ratio"):
+        margin = next((r for r in REGISTRY if r.ratio_of and r.ratio_of[0] == m), None)
+        if margin is not None:
+            m, ratio_of = margin.id, margin.ratio_of
+        else:
+            ratio_of = (m, "revenue")
+            m = ratio_metric(*ratio_of)
+    if ratio_of is not None:
+        if claim.unit in ("USD", "currency"):
+            # "Gross margin of $180.7B": the dollar figure, which Apple's statements also call gross margin.
+            return Question("value", ratio_of[0], (ratio_of[0], m))
+        kind: QuestionKind = "ratio" if claim.unit == "multiple" else "margin"
+        return Question(kind, m, (m,), num=ratio_of[0], den=ratio_of[1])
+    return Question("value", m, (m,), alternates(m))
