@@ -159,14 +159,43 @@ def test_an_idle_stream_gets_keepalive_comments_and_stops_when_the_client_leaves
     wait_for(lambda: streams() == 0, 10, "the server to drop streams whose clients left")
 
 
+_RECORD_SCHEDULES = """
+CREATE TABLE test_job_schedule (dedupe_key text, delay interval);
+CREATE FUNCTION test_record_schedule() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO test_job_schedule VALUES (NEW.dedupe_key, NEW.execute_after - NEW.created);
+    RETURN NEW;
+END $$;
+CREATE TRIGGER test_record_schedule AFTER INSERT ON pgqueuer FOR EACH ROW EXECUTE FUNCTION test_record_schedule();
+"""
+_STOP_RECORDING = """
+DROP TRIGGER test_record_schedule ON pgqueuer; DROP FUNCTION test_record_schedule(); DROP TABLE test_job_schedule;
+"""
+
+
 async def test_a_failing_endpoint_is_retried_with_backoff_and_every_attempt_is_recorded(
     served: Served, pool: asyncpg.Pool
 ):
-    with Receiver(statuses=[500, 503]) as receiver:
-        hook = httpx.post(f"{served.base}/api/rooms/retry/webhooks", json={"url": receiver.url, "format": "slack"})
-        secret = hook.json()["secret"]
-        _upload(served, "retry")
-        wait_for(lambda: len(receiver.received) >= 3, 20, "three delivery attempts")
+    # Each retry's wait is read from the queue row that schedules it (execute_after and created
+    # share one now()), not from a clock: the schedule is exact however slow the machine is.
+    async with pool.acquire() as conn:
+        await conn.execute(_RECORD_SCHEDULES)
+    try:
+        with Receiver(statuses=[500, 503]) as receiver:
+            hook = httpx.post(f"{served.base}/api/rooms/retry/webhooks",
+                              json={"url": receiver.url, "format": "slack"})
+            secret = hook.json()["secret"]
+            _upload(served, "retry")
+            wait_for(lambda: len(receiver.received) >= 3, 20, "three delivery attempts")
+        async with pool.acquire() as conn:
+            delivery = int(receiver.received[0].headers["X-Tickmark-Delivery"])
+            delays = {r["dedupe_key"]: r["delay"].total_seconds() for r in await conn.fetch(
+                "SELECT dedupe_key, delay FROM test_job_schedule WHERE dedupe_key LIKE $1", f"deliver:{delivery}:%")}
+    finally:
+        async with pool.acquire() as conn:
+            await conn.execute(_STOP_RECORDING)
+    # TICKMARK_WEBHOOK_BACKOFF_SECONDS is 0.2 for served tests, doubling after each failure.
+    assert delays == {f"deliver:{delivery}:1": 0.0, f"deliver:{delivery}:2": 0.2, f"deliver:{delivery}:3": 0.4}
     got = receiver.received[:3]
     assert [r.headers["X-Tickmark-Attempt"] for r in got] == ["1", "2", "3"]
     assert len({r.headers["X-Tickmark-Idempotency-Key"] for r in got}) == 1
@@ -175,8 +204,6 @@ async def test_a_failing_endpoint_is_retried_with_backoff_and_every_attempt_is_r
         assert r.headers["X-Tickmark-Signature"] == "sha256=" + hmac.new(secret.encode(), r.body,
                                                                           hashlib.sha256).hexdigest()
     assert "text" in json.loads(got[0].body), "slack format"
-    # Backoff 0.2 s, then 0.4 s.
-    assert got[1].at - got[0].at >= 0.15 and got[2].at - got[1].at >= 0.35
     async with pool.acquire() as conn:
         delivery_id = int(got[0].headers["X-Tickmark-Delivery"])
         rows = await conn.fetch("SELECT attempt, status_code FROM delivery_attempt WHERE delivery_id = $1 "
@@ -229,13 +256,25 @@ def test_serve_and_a_worker_share_the_queue_without_double_work(pg_dsn: str, tmp
                                      env=env_for(pg_dsn, s.home, s.rooms), stdout=out, stderr=subprocess.STDOUT)
         try:
             wait_for(lambda: _parsed(s, "pair", "acme-10k.html"), 20, "the filing to be parsed")
-            time.sleep(1.0)  # the worker's queue manager is listening by now
-            run_ids = [_upload(s, "pair", f"deck-{i}.md")["run_id"] for i in range(8)]
+            wait_for(lambda: "tickmark worker taking" in log.read_text(), 30, "the worker to start")
 
-            def all_finished() -> bool:
-                return all(httpx.get(f"{s.base}/api/runs/{r}").json()["status"] == "finished" for r in run_ids)
+            def both_verified() -> bool:
+                return "verified run" in s.log_text() and "verified run" in log.read_text()
 
-            wait_for(all_finished, 60, "every run to finish", interval=0.3)
+            # Which process takes a job is up to the queue: submit rounds of decks until each process
+            # has verified some, so every check below runs on a queue that was really shared.
+            run_ids: list[int] = []
+            for round_ in range(6):
+                batch = [_upload(s, "pair", f"deck-{round_}-{i}.md")["run_id"] for i in range(8)]
+                run_ids += batch
+
+                def all_finished(batch: list[int] = batch) -> bool:
+                    return all(httpx.get(f"{s.base}/api/runs/{r}").json()["status"] == "finished" for r in batch)
+
+                wait_for(all_finished, 60, "every run to finish", interval=0.3)
+                if both_verified():
+                    break
+            assert both_verified(), f"one process took every verify job of {len(run_ids)}: the queue is not shared"
             for r in run_ids:
                 frames = _stream(s, f"/api/runs/{r}/events")
                 reached = [json.loads(f.data)["claim_id"] for f in frames if f.event == "verdict.reached"]
@@ -244,5 +283,3 @@ def test_serve_and_a_worker_share_the_queue_without_double_work(pg_dsn: str, tmp
         finally:
             other.terminate()
             other.wait(30)
-        assert "verified run" in s.log_text() and "verified run" in log.read_text(), \
-            "both processes should have taken verify jobs"
