@@ -262,7 +262,8 @@ def test_rules_after_the_deciding_one_are_skipped():
 
 def test_verdict_carries_base_unit_values_tolerance_and_citations():
     v = verify(claim("$391.0B", "revenue", "FY2024"), ev(ROOM, *REV))
-    assert (v.claimed, v.found, v.tolerance) == (Decimal("391.0E9"), Decimal("391035E6"), Decimal("0.05E9"))
+    assert v.claimed == Decimal("391_000_000_000") and v.found == Decimal("391_035_000_000")
+    assert v.tolerance == Decimal("50_000_000")
     assert [(c.document, c.as_printed, c.role) for c in v.citations] == [(K10, "391,035", "evidence")]
     assert all(isinstance(x, Decimal) for x in (v.claimed, v.found, v.tolerance))
 
@@ -296,11 +297,11 @@ def test_superseded_figure_is_cited_with_its_role():
 @pytest.mark.parametrize(
     ("printed", "band"),
     [
-        pytest.param("$2.8B", Decimal("0.05E9"), id="tenths_of_billions"),
-        pytest.param("$2,806M", Decimal("0.5E6"), id="whole_millions"),
+        pytest.param("$2.8B", Decimal("50_000_000"), id="tenths_of_billions"),
+        pytest.param("$2,806M", Decimal("500_000"), id="whole_millions"),
         pytest.param("36%", Decimal("0.5"), id="whole_percent"),
-        pytest.param("~$20B", Decimal("1E9"), id="approximate_is_a_full_unit"),
-        pytest.param("~$250B", Decimal("2.5E9"), id="approximate_is_at_least_one_percent"),
+        pytest.param("~$20B", Decimal("1_000_000_000"), id="approximate_is_a_full_unit"),
+        pytest.param("~$250B", Decimal("2_500_000_000"), id="approximate_is_at_least_one_percent"),
         pytest.param("$1.64", Decimal("0.005"), id="cents"),
         pytest.param("50 bps", Decimal("0.005"), id="basis_points_in_points"),
     ],
