@@ -29,7 +29,8 @@ pytestmark = pytest.mark.slow
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-ROOM = "acme-deal"
+ROOM = "acme-deck-view"
+"""Not the page test's room: both tests share one database, and a room keeps its documents."""
 VERDICT_LABELS = {"supported": "Supported", "contradicted": "Contradicted", "different-basis": "Different basis",
                   "no-evidence": "No evidence"}
 _TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES
