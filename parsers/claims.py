@@ -15,7 +15,7 @@ from parsers.decks import is_figure_cell, repeated_lines
 from parsers.metrics import basis_from_text, by_id, find_metric, find_metric_span, label_metric, normalise_label
 from parsers.model import BBox, Claim, Deck, Discard, ParsedDeck, Resolution, Slide, TextBlock
 from parsers.numbers import Printed, parse_printed
-from parsers.periods import MONTHS, period_from_text
+from parsers.periods import MONTHS, bare_part, period_from_text
 
 __all__ = [
     "Proposal",
@@ -675,6 +675,9 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         if i in ranged:
             bound = ranged[i]
         stated = _stated("the claim's words", clause, masked_clause) or block_period or slide_period or ctx.deck_period
+        if stated is not None and re.fullmatch(r"FY\d{4}", stated.period) and (part := bare_part(_mask(text))):
+            # "In its fiscal third quarter, ... $94.0 billion" on a fiscal-2025 slide is Q3 FY2025.
+            stated = _Stated(f"{part} {stated.period}", f"{stated.where}, with the {part} its sentence names", stated.text)
         claims.append(_make_claim(
             page=slide.page, n=start + len(claims) + 1, text=text, p=p, bound=bound, printed=printed,
             clause=clause, after=text[p.end:], subject=subject, stated=stated, entity=entity, bbox=block.bbox,

@@ -14,6 +14,7 @@ from datetime import date, timedelta
 __all__ = [
     "FiscalYearEnd",
     "span_of_label",
+    "bare_part",
     "bare_quarter",
     "fiscal_year_of",
     "label_for_span",
@@ -164,6 +165,23 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
 
 _BARE_QUARTER = re.compile(r"\b(?:Q([1-4])|(first|second|third|fourth)[\s-]+quarter)\b(?!\s*(?:of\s+)?(?:fiscal\s+)?(?:last|prior|previous))",
                            re.I)
+
+
+_BARE_PART = re.compile(r"\b(?:(first|second)[\s-]+half|([12])H|H([12])|(six|nine)[\s-]+months|(9)M)\b(?!\s*'?\d)", re.I)
+
+
+def bare_part(text: str) -> str | None:
+    """The part of a year a sentence names without the year: "Q3" for "its fiscal third quarter", "H1" for
+    "the first half" or "the six months", "9M" for "the first nine months"."""
+    if (q := bare_quarter(text)) is not None:
+        return f"Q{q}"
+    found = set()
+    for m in _BARE_PART.finditer(text):
+        if m.group(4) or m.group(5):
+            found.add("H1" if (m.group(4) or "").lower() == "six" else "9M")
+        else:
+            found.add(f"H{1 if (m.group(1) or '').lower() == 'first' else int(m.group(2) or m.group(3) or 2)}")
+    return found.pop() if len(found) == 1 else None
 
 
 def bare_quarter(text: str) -> int | None:

@@ -81,12 +81,16 @@ def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogu
     return None, "looked in " + ", ".join(looked) + " for " + catalogue.searched()
 
 
-def _segment_is_entity(basis: str, entity: RoomEntity) -> bool:
+def _without_entity(basis: str, entity: RoomEntity) -> str:
+    """A segment basis with the company's own name taken out: "Netflix revenue" is no segment, and
+    "Amazon's North America revenue" is the North America segment."""
     if not basis.startswith("segment:"):
-        return False
-    words = set(basis[len("segment:"):].lower().split())
+        return basis
     own = {w.lower().strip(".,") for n in entity.names for w in re.split(r"[\s,]+", n) if w}
-    return bool(words) and words <= own
+    words = [w for w in basis[len("segment:"):].lower().split() if w not in own]
+    if words and words[0] in ("s", "'s", "’s"):
+        words = words[1:]  # the possessive of a name just removed
+    return f"segment:{' '.join(words)}" if words else "GAAP"
 
 
 def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
@@ -116,9 +120,8 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
                         sequential = claim.comparison_period == prior_period(claim.period, sequential=True) != \
                             prior_period(claim.period)
                         comparison = prior_period(period, sequential=sequential)
-            if _segment_is_entity(basis, entity):
-                # "Netflix revenue": the company's own name, not a segment of it.
-                basis, stated = "GAAP", False
+            basis = _without_entity(basis, entity)
+            stated = stated and basis != "GAAP"
         resolution = msgspec.structs.replace(claim.resolution, entity=entity_why, period=period_why)
         out.append(msgspec.structs.replace(
             claim, entity=entity.name if entity else None, period=period, comparison_period=comparison,

@@ -766,8 +766,8 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"The {_basis_name(claim_basis, name)} for {run.label()} is {_fmt(primary.value, run.dim)}, not "
                            f"{printed}; {printed} matches the {what} ({_where(match)}){conflict}.",
                            found=primary.value, band=band, cited=cited)
-        weaker = next((c for c in same if c.how == "printed" and c.recency == primary.recency and _within(run, c)
-                       and _tier(c.inputs[0][0]) > _tier(primary.inputs[0][0])), None)
+        weaker = next((c for c in same if c.how == "printed" and c.recency == primary.recency and c.half <= run.tol
+                       and _within(run, c) and _tier(c.inputs[0][0]) > _tier(primary.inputs[0][0])), None)
         if weaker is not None:
             # The most direct reading misses and a less direct one matches ("purchases of property and
             # equipment" against the company's own "capital expenditures ... were $39.23 billion"): the
