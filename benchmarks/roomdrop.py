@@ -178,6 +178,14 @@ async def _drop(client: httpx.AsyncClient, db: asyncpg.Connection, rooms: Path, 
     parsed = [t for kind, t in seen if kind == "document.parsed"]
     flips = await db.fetchval("SELECT count(*) FROM verdict_change WHERE room = $1", room)
     ms = lambda t: round((t - dropped) * 1000)  # noqa: E731
+    # Where the time to the first flip went, from the log's own timestamps (same clock).
+    firsts = {r["type"]: r for r in await db.fetch(
+        "SELECT DISTINCT ON (type) type, created_at, body FROM event WHERE room = $1 AND id > $2 "
+        "AND type IN ('document.changed', 'document.parsed', 'facts.updated', 'deck.submitted', "
+        "'verdict.changed') ORDER BY type, id", room, head)}
+    stages = {f"first_{k.replace('.', '_')}_ms": ms(r["created_at"].timestamp()) for k, r in firsts.items()}
+    if "document.parsed" in firsts:
+        stages["first_parse_elapsed_ms"] = json.loads(firsts["document.parsed"]["body"]).get("elapsed_ms")
     return {
         "room": room,
         "claims": len(first.get("claims", [])),
@@ -189,6 +197,7 @@ async def _drop(client: httpx.AsyncClient, db: asyncpg.Connection, rooms: Path, 
         "last_sse_ms": ms(max(sse)) if sse else None,
         "first_parsed_ms": ms(min(parsed)) if parsed else None,
         "last_parsed_ms": ms(max(parsed)) if parsed else None,
+        "stages": stages,
     }
 
 
@@ -202,6 +211,9 @@ def _summarise_drops(rounds: list[dict[str, Any]]) -> dict[str, Any]:
             "last_parsed_ms")
     out: dict[str, Any] = {"rounds": len(rounds), "flips": [r["flips"] for r in rounds],
                            "webhooks": [r["webhooks"] for r in rounds]}
+    for k in sorted({k for r in rounds for k in r["stages"]}):
+        out.setdefault("stages_median", {})[k] = _median([r["stages"][k] for r in rounds if r["stages"].get(k)
+                                                          is not None])
     for k in keys:
         out[k] = _median([r[k] for r in rounds if r[k] is not None])
         out[f"{k}_each"] = [r[k] for r in rounds]
@@ -287,7 +299,10 @@ async def _bench(base: str, rooms: Path, dsn: str, work: Path, repeats: int, rep
                 for label, files, n in (("1", [ONE], repeats), ("10", ten, repeats), ("all", everything, repeats_all)):
                     if label not in sizes:
                         continue
-                    rounds = [await _drop(client, db, rooms, receiver, deck, files, label) for _ in range(n)]
+                    rounds = []
+                    for _ in range(n):
+                        rounds.append(await _drop(client, db, rooms, receiver, deck, files, label))
+                        print(f"drop {label}: {json.dumps(rounds[-1])}", file=sys.stderr, flush=True)
                     drop_rooms[label] = rounds[-1]["room"]
                     drops[label] = _summarise_drops(rounds)
                 for key in ("first_webhook_ms", "last_webhook_ms", "first_sse_ms", "last_sse_ms"):
@@ -305,6 +320,7 @@ async def _bench(base: str, rooms: Path, dsn: str, work: Path, repeats: int, rep
                         await _wait(lambda r=room, n=len(files): _quiet(db, r, n), 900, "the verify room")
                     cold, result = await _verify(client, room, deck)
                     warm = [(await _verify(client, room, deck))[0] for _ in range(max(1, repeats))]
+                    print(f"verify {label}: cold {cold:.0f} ms, warm {warm}", file=sys.stderr, flush=True)
                     verify[label] = {"room": room, "documents": len(files), "claims": len(result.get("claims", [])),
                                      "counts": result.get("counts"), "cold_ms": round(cold),
                                      "warm_ms": _median(warm), "warm_ms_each": [round(w) for w in warm]}
@@ -320,6 +336,7 @@ async def _bench(base: str, rooms: Path, dsn: str, work: Path, repeats: int, rep
         limit = int(os.environ.get("BENCH_INGEST_LIMIT", "0")) or len(everything)
         for workers in (1, 2):
             ingest[str(workers)] = await _ingest(dsn, work, everything[:limit], workers)
+            print(f"ingest {workers}: {json.dumps(ingest[str(workers)])}", file=sys.stderr, flush=True)
         for label, ratio in _ratios({k: v["docs_per_s"] for k, v in ingest.items()}).items():
             ingest[label]["docs_per_s_ratio_to_previous"] = ratio
         out["ingest"] = ingest

@@ -4,6 +4,7 @@ of the rules, each step published on the bus the moment it completes."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import re
@@ -20,7 +21,7 @@ from events.bus import Bus
 from events.types import ClaimExtracted, DeckSubmitted, RuleEvaluated, RunFinished, VerdictReached
 from parsers.catalogue import Catalogue, RoomDocument, build_catalogue
 from parsers.claims import extract_claims
-from parsers.entities import entity_key
+from parsers.entities import entity_key, same_entity
 from parsers.model import Claim, Fact, FactSource, ParseFailure, ParsedDeck
 from parsers.quantities import is_label, label_id, label_text
 from parsers.resolve import resolve_claims
@@ -39,6 +40,9 @@ _json = msgspec.json.Encoder(decimal_format="string")
 _source_decoder = msgspec.json.Decoder(FactSource)
 _dims_decoder = msgspec.json.Decoder(dict[str, str])
 _LABEL_WORD = re.compile(r"[a-z][a-z0-9&]{3,}")
+
+
+_same_entity = functools.lru_cache(maxsize=4096)(same_entity)
 
 
 def claim_json(claim: Claim, verdict: Verdict | None) -> dict[str, Any]:
@@ -252,8 +256,15 @@ class Verifier:
     def _facts_for(claim: Claim, facts: list[Fact]) -> list[Fact]:
         wanted = needed_metrics(claim)
         if not any(is_label(m) for m in wanted):
-            return [f for f in facts if f.metric in wanted]
-        return [f for f in facts if f.metric in wanted or is_label(f.metric)]
+            out = [f for f in facts if f.metric in wanted]
+        else:
+            out = [f for f in facts if f.metric in wanted or is_label(f.metric)]
+        if claim.entity:
+            # The rules read a named company's facts only (locate's first test): asked here once per
+            # distinct name instead of once per fact and rule, a claim's cost stops growing with
+            # the number of other companies in the room.
+            out = [f for f in out if _same_entity(f.entity, claim.entity)]
+        return out
 
     def _passages(self, room: str, claim: Claim):  # type: ignore[no-untyped-def]
         words = claim.label or claim.metric or ""
