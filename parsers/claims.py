@@ -443,6 +443,8 @@ def _unit(p: Printed, subject: _Subject, text: str) -> str:
         return p.unit
     if p.unit == "count" and _SHARES.search(text) and not _COUNT_ROW.search(text):
         return "shares"
+    if p.unit == "count" and subject.metric in ("eps_basic", "eps_diluted") and p.decimals == 2:
+        return "USD/share"  # "Diluted EPS: 6.51" prints its dollars without the sign
     return p.unit
 
 
@@ -648,12 +650,16 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stat
 def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stated | None,
                  outer_entity: str | None, outer_period: _Stated | None, start: int) -> tuple[list[Claim], list[Discard]]:
     figs = _figures(text)
-    why = _why_not(msgspec.structs.replace(block, text=text), slide, ctx, slide_period.period if slide_period else None, figs)
+    # Only a period the slide states as its own (its title or subtitle) makes a later year a projection;
+    # a year lent by the bullet above is not the slide's horizon.
+    horizon = slide_period.period if slide_period and slide_period.where.startswith("slide ") else None
+    why = _why_not(msgspec.structs.replace(block, text=text), slide, ctx, horizon, figs)
     if why is not None:
         return [], [Discard(page=slide.page, text=text, why=why)]
     if not figs:
         return [], []
     entity = _entity_in(text, ctx.companies) or outer_entity
+    slide_scale = _slide_scale(slide)
     ranged = _ranges(text, figs)
     claims = []
     qualifiers = {i for i, p in enumerate(figs) if _is_qualifier(text, p, len(figs) - 1)}
@@ -678,11 +684,31 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         if stated is not None and re.fullmatch(r"FY\d{4}", stated.period) and (part := bare_part(_mask(text))):
             # "In its fiscal third quarter, ... $94.0 billion" on a fiscal-2025 slide is Q3 FY2025.
             stated = _Stated(f"{part} {stated.period}", f"{stated.where}, with the {part} its sentence names", stated.text)
+        scale = unit = None
+        reg = by_id(subject.metric) if subject.metric else None
+        if slide_scale is not None and _bare_amount(p, clause) and (reg is None or reg.unit == "USD") \
+                and not (p.unit == "count" and reg is None and p.value < 100):
+            scale, unit = slide_scale, "USD" if p.unit == "count" else None
         claims.append(_make_claim(
             page=slide.page, n=start + len(claims) + 1, text=text, p=p, bound=bound, printed=printed,
             clause=clause, after=text[p.end:], subject=subject, stated=stated, entity=entity, bbox=block.bbox,
+            scale=scale, unit=unit,
         ))
     return claims, []
+
+
+def _slide_scale(slide: Slide, corner: str = "") -> int | None:
+    """The scale a slide states for its bare figures: "$ in millions" heading a table, titling the slide or
+    standing alone above its figures."""
+    notes = " ".join(b.text for b in slide.blocks if len(b.text) <= 40)
+    m = _TABLE_SCALE.search(f"{corner} {slide.title} {notes}")
+    return {"thousands": 3, "millions": 6, "billions": 9}[(m.group(1) or m.group(2)).lower()] if m else None
+
+
+def _bare_amount(p: Printed, label: str) -> bool:
+    """A figure printed without a scale or a currency where the slide states them: "Net sales: 84,284"."""
+    return p.scale == 0 and p.unit in ("USD", "currency", "count") and not _PER_SHARE.search(label) \
+        and not _COUNT_ROW.search(label) and not _SHARES.search(label)
 
 
 def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: Slide, ctx: _Ctx,
@@ -692,9 +718,7 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     header = [_norm(h) for h in grid[0]]
     corner = header[0] if header else ""
     # "$ in millions" may head the table, title the slide or stand alone above the table.
-    notes = " ".join(b.text for b in slide.blocks if len(b.text) <= 40)
-    scale_m = _TABLE_SCALE.search(f"{corner} {slide.title} {notes}")
-    table_scale = {"thousands": 3, "millions": 6, "billions": 9}[(scale_m.group(1) or scale_m.group(2)).lower()] if scale_m else None
+    table_scale = _slide_scale(slide, corner)
     periods: list[str | None] = []
     last = None
     unread: set[int] = set()
@@ -743,8 +767,7 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 continue
             scale = None
             unit = None
-            if table_scale is not None and p.scale == 0 and p.unit in ("USD", "currency", "count") \
-                    and not _PER_SHARE.search(label) and not _COUNT_ROW.search(label) and not _SHARES.search(label):
+            if table_scale is not None and _bare_amount(p, label):
                 scale = table_scale
                 if p.unit == "count":
                     unit = "USD"
