@@ -14,7 +14,7 @@ from parsers.quantities import growth_metric, quantity, ratio_metric, share_metr
 
 __all__ = ["Question", "QuestionKind", "question"]
 
-QuestionKind = Literal["value", "growth", "margin", "share", "ratio"]
+QuestionKind = Literal["value", "growth", "change", "margin", "share", "ratio"]
 
 
 class Question(msgspec.Struct, frozen=True):
@@ -25,7 +25,8 @@ class Question(msgspec.Struct, frozen=True):
     """
 
     kind: QuestionKind
-    """``value``, ``growth``, ``margin`` (a/b in percent), ``share`` (a/b in percent) or ``ratio`` (a/b)."""
+    """``value``, ``growth``, ``change`` (a margin's move in points), ``margin`` (a/b in percent), ``share``
+    (a/b in percent) or ``ratio`` (a/b)."""
     metric: str
     printed: tuple[str, ...]
     """Metric ids a room may print the claimed figure under."""
@@ -49,11 +50,14 @@ def question(claim: Claim) -> Question:
     asked = quantity(m)
     if asked.kind == "ratio":
         return Question("ratio", m, (m,), num=asked.base, den=asked.denominator)
+    reg = by_id(m)
+    if claim.kind == "growth" and claim.unit in ("pp", "bp") and reg is not None and reg.ratio_of:
+        # "Operating margin expanded 120 bps": this year's margin less last year's, in points.
+        return Question("change", m, (growth_metric(m),), num=reg.ratio_of[0], den=reg.ratio_of[1])
     if claim.kind == "growth":
         return Question("growth", m, (growth_metric(m),), alternates(m))
     if claim.kind == "share":
         return Question("share", m, (share_metric(m),), num=m, den=claim.denominator or "revenue")
-    reg = by_id(m)
     ratio_of = reg.ratio_of if reg else None
     if ratio_of is None and claim.kind == "ratio" and claim.denominator:
         # "Operating cash flow covered capex 1.3x": the claim names its own denominator.

@@ -379,7 +379,9 @@ def _uses(q: Question, metric: str) -> list[str]:
             uses.append("alternate")
         if any(_same_metric(metric, b) for b in (q.metric, *q.alternates)):
             uses.append("base")
-    if q.num and (_same_metric(metric, q.num) or metric == q.metric):
+    if q.kind == "change" and _same_metric(metric, q.metric):
+        uses.append("base")
+    elif q.num and (_same_metric(metric, q.num) or metric == q.metric):
         uses.append("num")
     if q.den and _same_metric(metric, q.den):
         uses.append("den")
@@ -493,6 +495,8 @@ def _unit_fits(run: _Run, fact: Fact, use: str) -> bool:
         return False
     if use in ("printed", "alternate"):
         return dim == run.dim
+    if use == "base" and run.q.kind == "change":
+        return dim == "percent"
     return dim in ("money", "count", "per-share")
 
 
@@ -526,6 +530,13 @@ def _period(run: _Run) -> RuleOutcome:
     computable = False
     if run.q.kind in ("margin", "share", "ratio"):
         computable = any(u == "num" for _, u in here) and any(u == "den" for _, u in here)
+    elif run.q.kind == "change":
+        prior = _comparison(run)
+        computable = prior is not None and all(
+            any(u == "base" and _same_period(p, f) for f, u in run.facts)
+            or (any(u == "num" and _same_period(p, f) for f, u in run.facts)
+                and any(u == "den" and _same_period(p, f) for f, u in run.facts))
+            for p in (run.period, prior))
     elif run.q.kind == "growth":
         prior = _comparison(run)
         computable = any(u == "base" for _, u in here) and prior is not None and any(
@@ -629,6 +640,8 @@ def _computed(run: _Run) -> list[_Candidate]:
                 recency=max(run.recency(n), run.recency(d)),
                 arithmetic=f"{n.as_printed} / {d.as_printed} = {_fmt(value, 'multiple' if q.kind == 'ratio' else 'percent')}",
             ))
+    elif q.kind == "change":
+        out.extend(_margin_change(run))
     elif q.kind == "growth":
         bases = _groups(run, "base")
         for (metric, period, basis), cfacts in bases.items():
@@ -645,6 +658,43 @@ def _computed(run: _Run) -> list[_Candidate]:
                 inputs=((c, "current"), (p, "prior")), half=_ZERO,
                 recency=max(run.recency(c), run.recency(p)), alternate=metric != q.metric,
                 arithmetic=f"{c.as_printed} / {p.as_printed} - 1 = {_fmt(value, 'percent')}",
+            ))
+    return out
+
+
+def _margin_at(run: _Run, period: str) -> list[tuple[Decimal, str, tuple[tuple[Fact, str], ...]]]:
+    """A margin for ``period`` by basis: printed, or computed from its numerator and denominator."""
+    out = []
+    for (_, p, basis), facts in _groups(run, "base").items():
+        if p == period:
+            f = _best(run, facts)
+            out.append((f.value, basis, ((f, "evidence"),)))
+    nums, dens = _groups(run, "num"), _groups(run, "den")
+    for (_, p, basis), nfacts in nums.items():
+        options = [fs for (_, dp, b), fs in dens.items() if dp == period and _same_basis(b, basis)]
+        if p != period or not options or any(_same_basis(b, basis) for _, b, _ in out):
+            continue
+        n, d = _best(run, nfacts), _best(run, options[0])
+        if d.value:
+            out.append((n.value / abs(d.value) * _HUNDRED, basis, ((n, "numerator"), (d, "denominator"))))
+    return out
+
+
+def _margin_change(run: _Run) -> list[_Candidate]:
+    prior = _comparison(run)
+    if prior is None:
+        return []
+    out = []
+    for now, basis, now_in in _margin_at(run, run.period):
+        for then, pbasis, then_in in _margin_at(run, prior):
+            if not _same_basis(basis, pbasis):
+                continue
+            value = now - then
+            inputs = tuple((f, "current") for f, _ in now_in) + tuple((f, "prior") for f, _ in then_in)
+            out.append(_Candidate(
+                value=value, metric=growth_metric(run.q.metric), basis=basis, period=run.period, how="computed",
+                inputs=inputs, half=_ZERO, recency=max(run.recency(f) for f, _ in inputs),
+                arithmetic=f"{_fmt(now, 'percent')} - {_fmt(then, 'percent')} = {_fmt(value, 'points')}",
             ))
     return out
 
