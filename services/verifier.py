@@ -241,8 +241,15 @@ class Verifier:
             wanted |= needed_metrics(c)
         exact = sorted(m for m in wanted if not is_label(m))
         patterns = sorted({label_id(f"%{w}%") for m in wanted if is_label(m) for w in _LABEL_WORD.findall(label_text(m))})
+        keys = [entity_key(c.entity) for c in claims]
         async with self._pool.acquire() as conn:
-            rows = await conn.fetch(query("facts_for_metrics"), room, exact, patterns)
+            if keys and all(keys):
+                # Every claim names its company and the rules read that company's facts alone
+                # (see _facts_for): fetch only those companies' rows.
+                rows = await conn.fetch(query("facts_for_entities"), room, exact, patterns,
+                                        sorted({k.split()[0] for k in keys}))
+            else:
+                rows = await conn.fetch(query("facts_for_metrics"), room, exact, patterns)
         return [
             Fact(entity=r["entity"], metric=r["metric"], label=r["label"], basis=r["basis"], period=r["period"],
                  period_start=r["period_start"], period_end=r["period_end"], value=Decimal(r["value"]),

@@ -6,3 +6,5 @@ CREATE INDEX fact_room_metric ON fact (room, metric) WHERE NOT superseded;
 CREATE INDEX document_superseded_by ON document (superseded_by) WHERE superseded_by IS NOT NULL;
 -- reverify_candidates and latest_finished_run: a deck's finished runs, newest first.
 CREATE INDEX run_deck_finished ON run (deck_document_id, id DESC) WHERE status = 'finished';
+-- facts_for_entities: a room's facts of the companies a deck names.
+CREATE INDEX fact_room_entity ON fact (room, (split_part(entity_key, ' ', 1)), metric) WHERE NOT superseded;
