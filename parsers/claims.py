@@ -80,6 +80,8 @@ _MASKS = [
     re.compile(r"\b\d{1,2}/\d{1,2}/\d{2,4}\b"),
     re.compile(r"\b(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|9M|6M)\s*['’]?\s*\d{2,4}\b", re.I),
     re.compile(r"\bFY\s*['’]?\d{2}\b|\bF\d{2}\b", re.I),
+    # "Q4FY25", "1H FY25": a part of a fiscal year written as one token.
+    re.compile(r"\b(?:Q[1-4]|[1-4]Q|H[12]|[12]H|9M|6M)\s*(?:FY|CY)\s*['’]?\d{2,4}\b", re.I),
     re.compile(r"['’]\d{2}\b"),
     re.compile(r"\b\d{1,2}[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\b", re.I),
     re.compile(r"\b(?:ttm|ltm|trailing)\s+\d{1,2}\b", re.I),
@@ -128,7 +130,7 @@ _GENERIC = set(
     covered recognized recognised delivered generated achieved delivering generating hit of totaling totalled
     totaled approximately approx about nearly almost over more than above under below ~ + * ** *** cagr
     ttm trailing twelve months month ltm period periods margin percent percentage % share mix rate
-    q1 q2 q3 q4 h1 h2 1h 2h 9m q4fy25 investment investments expense expenses spend spending
+    q1 q2 q3 q4 h1 h2 1h 2h 9m investment investments expense expenses spend spending
     now new all-time high highs low lows level levels basis bps pts points""".split()
 )
 _FILLER = set("y/y yoy year-over-year year-on-year year over q/q qoq sequential sequentially growth up down change "
@@ -537,7 +539,7 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
     period = stated.period if stated else None
     kind, denom = _kind(clause, after, p, subject, header)
     if kind == "share" and subject.metric == denom:
-        # "Elastic Cloud reached 52% of total revenue": the part is named before "of <whole>".
+        # "Cloud reached 44% of total revenues": the part is named before "of <whole>".
         cut = _SHARE_ANY.search(clause)
         head = _mask_figures(clause[: cut.start()] if cut else clause[: max(clause.find(p.text), 0)], [p])
         part = " ".join(w for w in _label_words(_mask(head)).split() if w not in _GENERIC)

@@ -414,7 +414,7 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
     if period is None:
         return out
     if re.fullmatch(r"FY\d{4}", period) and (q := bare_quarter(text)):
-        period = f"Q{q} {period}"  # "Q4 Elastic Cloud Revenue of $182 million" under a fiscal-2025 heading
+        period = f"Q{q} {period}"  # "Q4 Cloud Revenue of $5.3 billion" under a fiscal-2024 heading
 
     def fact(metric: str, p, basis: str, unit: str, value, currency) -> Fact:
         label = _sentence_period(text, p.start, fye) or period
@@ -486,14 +486,14 @@ def _sentence_period(text: str, at: int, fye: FiscalYearEnd | None) -> str | Non
 _COMPARED = re.compile(r"\b(?:compared (?:to|with)|as compared|versus|vs\.?|from the (?:prior|previous|same))\b", re.I)
 
 
-# "delivered approximately 1,789,000 consumer vehicles": a count whose noun and verb name the metric.
+# "delivered approximately 2,700,000 vehicles": a count whose noun and verb name the metric.
 _COUNTED = re.compile(
     r"\b(?P<verb>delivered|produced|shipped|sold)\s+(?:approximately\s+|about\s+|over\s+|more than\s+|nearly\s+)?"
     r"(?=\d)(?P<fig>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s+(?:thousand|million|billion))\s+"
     r"(?P<noun>[a-z][a-z -]{2,40}?)(?=\s*[,.;]|\s+(?:in|during|and|for|as|through|to|from)\b)",
     re.I,
 )
-# "recognized $596 million of FSD (Supervised) revenue due to ...": the quantity is named after "of".
+# "recognized $310 million of Data Cloud (Premium) revenue due to ...": the quantity is named after "of".
 _AMOUNT_OF = re.compile(
     r"\s+of\s+(?P<name>[A-Za-z][\w()&'’ -]{2,60}?)(?=\s+(?:due|in|during|for|from|as|related|which|that|and|was|were|"
     r"under|compared)\b|\s*[,.;]|\s*$)")
@@ -511,7 +511,15 @@ def _counted_facts(text: str, make) -> list[Fact]:
         if p is None:
             continue
         p = msgspec.structs.replace(p, start=m.start("fig"), end=m.end("fig"))
-        out.append(make(metric, p, reg.basis, "count", p.value.scaleb(p.scale) if p.scale else p.value, None))
+        value = p.value.scaleb(p.scale) if p.scale else p.value
+        out.append(make(metric, p, reg.basis, "count", value, None))
+        # "delivered 1.2 million Model Y vehicles": the noun's own qualifier is also a slice, so a claim that
+        # names it ("Model Y vehicles delivered") finds the count on that basis as well as the total's.
+        found = find_metric_span(f"{m.group('noun')} {m.group('verb')}")
+        words = [w for w in re.findall(r"[a-z0-9]+", normalise_label(m.group("noun"))[: found[1]]) if w not in _NOT_SLICE] \
+            if found else []
+        if words:
+            out.append(make(metric, p, f"segment:{' '.join(words)}", "count", value, None))
     return out
 
 
@@ -526,7 +534,7 @@ def _amount_of_facts(text: str, make) -> list[Fact]:
         name = normalise_label(m.group("name"))
         found = find_metric_span(name)
         if found is None or found[2] != len(name):
-            continue  # the quantity must end the phrase: "of FSD (Supervised) revenue"
+            continue  # the quantity must end the phrase: "of license support revenue"
         metric, start, _ = found
         reg = by_id(metric)
         if reg is None or reg.unit != "USD":

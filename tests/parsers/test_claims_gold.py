@@ -1,4 +1,5 @@
-"""The extractor against the hand-checked gold decks: recall, non-claims and slot agreement."""
+"""Evaluation on the dev set (../shared/data/gold), not a behaviour test: the extractor's recall,
+non-claims and slot agreement on the hand-checked gold decks."""
 
 from __future__ import annotations
 

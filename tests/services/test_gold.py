@@ -1,5 +1,6 @@
-"""Accuracy on the gold development decks in ../shared/data/gold, through the whole pipeline:
-real filings parsed into the fact store, the deck's claims extracted, the rules applied."""
+"""Evaluation on the dev set, not a behaviour test: accuracy on the gold development decks in
+../shared/data/gold, through the whole pipeline: real filings parsed into the fact store, the
+deck's claims extracted, the rules applied."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The 49 gold claims (../shared/data/gold) as hand-built claim + evidence fixtures.
+"""Evaluation on the dev set, not a behaviour test: the 49 gold claims (../shared/data/gold) as
+hand-built claim + evidence fixtures.
 
 Each room's facts are written as the filing parser delivers them (base-unit values, registry metric
 ids or ``label:`` rows, basis, fiscal period labels) from the gold ``evidence`` entries, with the
