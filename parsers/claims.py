@@ -105,7 +105,13 @@ _SHARE_ANY = re.compile(r"(?:\b(?:as a )?(?:percent(?:age)?|share)\b|%)\s*of\s+(
 _SHARE_HEADER = re.compile(r"%\s*of|percent(?:age)? of|as a % of|share of|mix", re.I)
 _MARGIN_WORD = re.compile(r"\bmargins?\b|\brate\b", re.I)
 _RATIO_WORD = re.compile(r"\bratio\b|\bcover(?:ed|s|age)?\b|\bmultiple\b", re.I)
-_TABLE_SCALE = re.compile(r"(?:\$|us\$|usd|€|£|in)\s*(thousands|millions|billions)|\((thousands|millions|billions)\b", re.I)
+_TABLE_SCALE = re.compile(
+    r"(?:\$|us\$|usd|€|£|in)\s*(thousands|millions|billions)|\((thousands|millions|billions)\b"
+    # "($M)", "(US$ bn)", "($000s)" as table corners print them.
+    r"|\(\s*(?:\$|us\$|usd)\s*(k|000s|m|mm|mn|b|bn)\s*\)",
+    re.I,
+)
+_SCALE_OF = {"thousands": 3, "k": 3, "000s": 3, "millions": 6, "m": 6, "mm": 6, "mn": 6, "billions": 9, "b": 9, "bn": 9}
 _PER_SHARE = re.compile(r"per share|\beps\b|per diluted share", re.I)
 _SHARES = re.compile(r"\bshares\b", re.I)
 _COUNT_ROW = re.compile(r"\b(employees|customers|headcount|accounts|users|subscribers|members|units|stores)\b", re.I)
@@ -704,7 +710,7 @@ def _slide_scale(slide: Slide, corner: str = "") -> int | None:
     standing alone above its figures."""
     notes = " ".join(b.text for b in slide.blocks if len(b.text) <= 40)
     m = _TABLE_SCALE.search(f"{corner} {slide.title} {notes}")
-    return {"thousands": 3, "millions": 6, "billions": 9}[(m.group(1) or m.group(2)).lower()] if m else None
+    return _SCALE_OF[(m.group(1) or m.group(2) or m.group(3)).lower()] if m else None
 
 
 def _bare_amount(p: Printed, label: str) -> bool:

@@ -66,7 +66,8 @@ REGISTRY: tuple[Metric, ...] = (
        unit="percent", ratio_of=("operating_income", "revenue")),
     _M("net_income", ("net income", "net earnings", "net income (loss)", "net loss", "net income attributable",
                       "profit"),
-       ("NetIncomeLoss", "ProfitLoss", "NetIncomeLossAvailableToCommonStockholdersBasic")),
+       # ProfitLoss includes noncontrolling interests (P&G's 3,793 beside its 3,769 attributable): not net income.
+       ("NetIncomeLoss", "NetIncomeLossAvailableToCommonStockholdersBasic")),
     _M("net_margin", ("net margin", "net income margin", "net profit margin"), unit="percent",
        ratio_of=("net_income", "revenue")),
     _M("eps_basic", ("basic eps", "basic earnings per share", "basic net income per share", "basic"),

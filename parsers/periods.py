@@ -106,6 +106,8 @@ _Q = re.compile(
     re.I,
 )
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_TO_DATE = re.compile(r"\b(?:(?:six|nine|6|9)[\s-]+months?|year[\s-]+to[\s-]+date|ytd)\s*(?:to|through|thru|ended|ending|of|in)?"
+                      r"\s*(?:the\s+)?(?:end\s+of\s+)?$", re.I)
 # Half years and nine months as results decks print them: "1H25", "H1 2025", "first half of fiscal 2025", "9M24".
 _HALF = re.compile(
     r"\b(?:H([12])|([12])H|(first|second)\s+half|(9)M|9\s+months)\s*(?:of\s+)?(?:(?:FY|F|fiscal(?:\s+year)?)\s*)?'?(\d{4}|\d{2})\b",
@@ -134,6 +136,10 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     m = _Q.search(text)
     if m:
         q = int(m.group(1) or m.group(2) or _QUARTER_WORDS[m.group(3).lower()])
+        to_date = _TO_DATE.search(text[: m.start()])
+        if to_date and (year := m.group(4) or m.group(5) or m.group(6) or m.group(7)) and q in (2, 3):
+            # "the nine months to Q3 FY2025", "year to date through Q2": the year so far, not the quarter.
+            return f"{'H1' if q == 2 else '9M'} FY{_year(year)}"
         # "4Q24", as banks print quarter columns, glues a two-digit year to the quarter.
         year = m.group(4) or m.group(5) or m.group(6) or m.group(7)
         if year:

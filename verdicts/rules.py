@@ -662,21 +662,22 @@ def _computed(run: _Run) -> list[_Candidate]:
     return out
 
 
-def _margin_at(run: _Run, period: str) -> list[tuple[Decimal, str, tuple[tuple[Fact, str], ...]]]:
-    """A margin for ``period`` by basis: printed, or computed from its numerator and denominator."""
-    out = []
-    for (_, p, basis), facts in _groups(run, "base").items():
-        if p == period:
-            f = _best(run, facts)
-            out.append((f.value, basis, ((f, "evidence"),)))
+def _margin_at(run: _Run, period: str) -> list[tuple[Decimal, Decimal, str, tuple[Fact, ...]]]:
+    """A margin for ``period`` by basis, with how far its printing leaves it open: computed from its
+    numerator and denominator (exact), else as printed ("55.8%" is +/-0.05 points)."""
+    out: list[tuple[Decimal, Decimal, str, tuple[Fact, ...]]] = []
     nums, dens = _groups(run, "num"), _groups(run, "den")
     for (_, p, basis), nfacts in nums.items():
         options = [fs for (_, dp, b), fs in dens.items() if dp == period and _same_basis(b, basis)]
-        if p != period or not options or any(_same_basis(b, basis) for _, b, _ in out):
+        if p != period or not options:
             continue
         n, d = _best(run, nfacts), _best(run, options[0])
         if d.value:
-            out.append((n.value / abs(d.value) * _HUNDRED, basis, ((n, "numerator"), (d, "denominator"))))
+            out.append((n.value / abs(d.value) * _HUNDRED, _ZERO, basis, (n, d)))
+    for (_, p, basis), facts in _groups(run, "base").items():
+        if p == period and not any(_same_basis(b, basis) for _, _, b, _ in out):
+            f = _best(run, facts)
+            out.append((f.value, _half_unit(f), basis, (f,)))
     return out
 
 
@@ -685,15 +686,15 @@ def _margin_change(run: _Run) -> list[_Candidate]:
     if prior is None:
         return []
     out = []
-    for now, basis, now_in in _margin_at(run, run.period):
-        for then, pbasis, then_in in _margin_at(run, prior):
+    for now, now_half, basis, now_in in _margin_at(run, run.period):
+        for then, then_half, pbasis, then_in in _margin_at(run, prior):
             if not _same_basis(basis, pbasis):
                 continue
             value = now - then
-            inputs = tuple((f, "current") for f, _ in now_in) + tuple((f, "prior") for f, _ in then_in)
+            inputs = tuple((f, "current") for f in now_in) + tuple((f, "prior") for f in then_in)
             out.append(_Candidate(
                 value=value, metric=growth_metric(run.q.metric), basis=basis, period=run.period, how="computed",
-                inputs=inputs, half=_ZERO, recency=max(run.recency(f) for f, _ in inputs),
+                inputs=inputs, half=now_half + then_half, recency=max(run.recency(f) for f, _ in inputs),
                 arithmetic=f"{_fmt(now, 'percent')} - {_fmt(then, 'percent')} = {_fmt(value, 'points')}",
             ))
     return out
