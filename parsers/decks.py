@@ -47,7 +47,7 @@ def load_deck(data: bytes, name: str) -> Deck | ParseFailure:
 
 def is_figure_cell(text: str) -> bool:
     """True when the text is one printed figure and nothing else: "$1,076M", "(24.2%)", "305,000+"."""
-    t = text.strip().rstrip("+*").strip()
+    t = text.strip().strip("+*").strip()
     if not t or not any(c.isdigit() for c in t):
         return False
     found = parse_printed(t)
@@ -341,8 +341,19 @@ def _load_markdown(text: str) -> Deck | ParseFailure:
         blocks.clear()
         tables.clear()
 
+    # A deck that breaks its pages with rules uses headings inside a page for sub-titles, not new pages.
+    ruled = bool(re.search(r"^\s*(?:---|\*\*\*|___)\s*$", text, re.M))
+    kpi: TextBlock | None = None
     for raw in text.replace("\r\n", "\n").split("\n"):
         line = raw.strip()
+        if kpi is not None and line and not line.startswith(("#", "|", "-", "*", "<")) and kpi in blocks \
+                and len(line.split()) <= 12:
+            # A callout figure and the caption under it are one claim: "## 86¢" + "Diluted EPS, Q1 FY2024".
+            blocks[blocks.index(kpi)] = TextBlock(text=f"{kpi.text} {_unescape(' '.join(line.split()))}")
+            kpi = None
+            continue
+        if line:
+            kpi = None
         if line.startswith("|"):
             table_lines.append(line)
             continue
@@ -355,10 +366,14 @@ def _load_markdown(text: str) -> Deck | ParseFailure:
         if m := re.match(r"^(#{1,6})\s+(.*)$", line):
             head = _unescape(m.group(2).strip().strip("#").strip())
             if is_figure_cell(head) or re.fullmatch(r"[\d.,]+\s*[A-Za-z]{1,3}", head):
-                blocks.append(TextBlock(text=head))
+                kpi = TextBlock(text=head)
+                blocks.append(kpi)
                 continue
             if not deck_title and m.group(1) == "#":
                 deck_title = head
+            if ruled and title_parts and (blocks or tables):
+                blocks.append(TextBlock(text=head))
+                continue
             if blocks or tables:
                 flush_slide()
             title_parts.append(head)

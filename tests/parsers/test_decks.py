@@ -82,7 +82,8 @@ def test_markdown_headings_start_slides_and_figure_headings_do_not() -> None:
     deck = load_deck(md, "deck.md")
     assert isinstance(deck, Deck)
     assert [s.title for s in deck.slides] == ["Results FY25", "Select Measures"]
-    assert [b.text for b in deck.slides[0].blocks] == ["Revenue of $34,857M", "3.5B", "cards"]
+    # A callout figure and the caption under it are one block, as a KPI box is one claim.
+    assert [b.text for b in deck.slides[0].blocks] == ["Revenue of $34,857M", "3.5B cards"]
     assert deck.slides[1].tables == [[["$ millions", "FY25"], ["Remaining Performance Obligations", "$63,400"]]]
 
 
