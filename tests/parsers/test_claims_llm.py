@@ -43,9 +43,13 @@ def llama_url():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    # One token per batch: on AMX CPUs, ggml's AMX matmul configures tiles only for batches of more
+    # than one row, and built by GCC 12 (whose _tile_loadconfig tells the compiler it reads 8 bytes)
+    # that tile config loses its row and column stores, so the server dies of a general protection
+    # fault on the first prompt. Single-row batches take ggml's AVX512-VNNI kernel instead.
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
-         "--n_ctx", "4096"],
+         "--n_ctx", "4096", "--n_batch", "1"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
