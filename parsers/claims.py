@@ -102,6 +102,7 @@ _DOWN = re.compile(r"\b(down|decrease[sd]?|declined?|declines|fell|contract(?:ed
 _SEQUENTIAL = re.compile(r"\b(q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?)\b", re.I)
 _SHARE_AFTER = re.compile(r"^\s*(?:of|as a (?:percent(?:age)?|share) of)\s+(.{2,60})", re.I)
 _SHARE_ANY = re.compile(r"(?:\b(?:as a )?(?:percent(?:age)?|share)\b|%)\s*of\s+(.{2,60})", re.I)
+_FRACTION = re.compile(r"\bfraction\b|\bas a decimal\b", re.I)
 _SHARE_HEADER = re.compile(r"%\s*of|percent(?:age)? of|as a % of|share of|mix", re.I)
 _MARGIN_WORD = re.compile(r"\bmargins?\b|\brate\b", re.I)
 _RATIO_WORD = re.compile(r"\bratio\b|\bcover(?:ed|s|age)?\b|\bmultiple\b", re.I)
@@ -538,34 +539,56 @@ def _clause(text: str, p: Printed) -> tuple[str, int]:
     return text, 0
 
 
+_SHARE_VERB = re.compile(r"\b(?:accounted\s+for|accounts\s+for|made\s+up|makes\s+up|represented|represents|comprised|"
+                         r"contributed|was|were|is|are|reached|at|of|with|generated|about|approximately|nearly|over|~)\s*$",
+                         re.I)
+_SHARE_TAIL = re.compile(r"^\s*(.{2,60}?)\s+(?:share|portion|percent(?:age)?)\s+of\b", re.I)
+
+
+def _share_part(clause: str, p: Printed) -> str:
+    """The part a share names: the words before its figure ("Services accounted for"), else the words
+    between the figure and "share of" ("16% Greater China share of net sales")."""
+    head = _mask_figures(clause[: max(clause.find(p.text), 0)], [p]).strip(" :-–,")
+    while (m := _SHARE_VERB.search(head)) and m.start() < len(head):
+        head = head[: m.start()].rstrip(" :-–,")
+    words = [w for w in _label_words(_mask(head)).split() if w not in _GENERIC and not w.endswith(("'s", "’s"))]
+    if words:
+        return " ".join(words)
+    tail = _SHARE_TAIL.match(clause[clause.find(p.text) + len(p.text):]) if p.text in clause else None
+    return " ".join(w for w in _label_words(_mask(tail.group(1))).split() if w not in _GENERIC) if tail else ""
+
+
 def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed: str, clause: str, after: str,
                 subject: _Subject, stated: _Stated | None, entity: str | None, bbox: BBox | None,
                 header: str = "", scale: int | None = None, unit: str | None = None, row: str = "",
                 column: str = "") -> Claim:
     period = stated.period if stated else None
     kind, denom = _kind(clause, after, p, subject, header)
-    if kind == "share" and subject.metric == denom:
-        # "Cloud reached 44% of total revenues": the part is named before "of <whole>".
-        cut = _SHARE_ANY.search(clause)
-        head = _mask_figures(clause[: cut.start()] if cut else clause[: max(clause.find(p.text), 0)], [p])
-        part = " ".join(w for w in _label_words(_mask(head)).split() if w not in _GENERIC)
+    if kind == "share" and (part := _share_part(clause, p)):
+        # "Services accounted for 55.5% of revenue", "16% Greater China share of net sales": the part is
+        # what the sentence names beside the figure, the whole what follows "of".
         name = (by_id(denom).names[0] if denom and by_id(denom) else "")
-        if part:
-            whole = _subject(f"{part} {name}", [])
-            subject = whole if whole.metric != denom else _Subject(metric=None, label=part, segment=None)
+        whole = _subject(f"{part} {name}", [])
+        subject = whole if whole.metric not in (None, denom) else _Subject(metric=None, label=part, segment=None)
     metric = subject.metric
     if kind == "margin" and metric in _MARGIN_OF:
         metric = _MARGIN_OF[metric]
     value = p.value
     if kind == "growth" and _DOWN.search(clause) and value > 0:
         value = -value
+    decimals = p.decimals
+    if p.unit == "count" and abs(value) < 2 and _FRACTION.search(f"{clause} {header}") \
+            and (kind == "margin" or (subject.metric or "").endswith("_margin") or "margin" in subject.label):
+        # "Net margin (fraction of revenue) was 0.177": 17.7%, to one decimal fewer places.
+        value, decimals, unit = value * 100, max(p.decimals - 2, 0), "percent"
+        kind = "margin"
     u = unit or _unit(p, subject, clause)
     basis, basis_stated = _basis(f"{clause} {header}", subject, u)
     comparison = None
     if kind == "growth":
         comparison = prior_period(period, sequential=bool(_SEQUENTIAL.search(f"{clause} {header}")))
     return Claim(
-        id=f"p{page}-c{n}", page=page, text=text, value=value, printed=printed, decimals=p.decimals,
+        id=f"p{page}-c{n}", page=page, text=text, value=value, printed=printed, decimals=decimals,
         unit=u, scale=p.scale if scale is None else scale, kind=kind, bound=bound, entity=entity,
         metric=metric if metric else (label_metric(subject.label) if subject.label else None),
         label=subject.label, currency=p.currency if p.currency else None, period=period,

@@ -86,10 +86,10 @@ def _without_entity(basis: str, entity: RoomEntity) -> str:
     "Amazon's North America revenue" is the North America segment."""
     if not basis.startswith("segment:"):
         return basis
-    own = {w.lower().strip(".,") for n in entity.names for w in re.split(r"[\s,]+", n) if w}
-    words = [w for w in basis[len("segment:"):].lower().split() if w not in own]
-    if words and words[0] in ("s", "'s", "’s"):
-        words = words[1:]  # the possessive of a name just removed
+    own = {w for n in entity.names for w in re.findall(r"[a-z0-9&]+", n.lower())}
+    words = [w for w in re.findall(r"[a-z0-9&]+", basis[len("segment:"):].lower()) if w not in own]
+    if words and words[0] == "s":
+        words = words[1:]  # the possessive of a name just removed ("Amazon’s")
     return f"segment:{' '.join(words)}" if words else "GAAP"
 
 

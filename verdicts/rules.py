@@ -575,8 +575,9 @@ def _scale(run: _Run) -> RuleOutcome:
 
 
 def _scale_shift(run: _Run, found: Decimal) -> int:
-    """The power of ten (a thousand, a million, a billion) by which the claim misstates ``found``, or 0."""
-    for shift in (3, 6, 9, -3, -6, -9):
+    """The power of ten (a thousand, a million, a billion; a hundred for points printed as basis points)
+    by which the claim misstates ``found``, or 0."""
+    for shift in ((2, -2) if run.dim == "points" else (3, 6, 9, -3, -6, -9)):
         if run.claimed and abs(found - run.claimed.scaleb(shift)) <= run.tol.scaleb(shift):
             return shift
     return 0
@@ -829,7 +830,7 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"({_where(weaker)}), which matches {printed}.",
                            cited=[*primary.inputs, *((f, "other-basis") for f, _ in weaker.inputs)])
         shifted = _period_shift(run)
-        if run.q.kind == "value" and not run.scale_shift:
+        if run.q.kind in ("value", "change") and not run.scale_shift:
             run.scale_shift = next((k for c in same if (k := _scale_shift(run, c.value))), 0)
         if not run.scale_shift and shifted is None and _another_magnitude(run.claimed, primary.value):
             # "0.66" (a per-share line) against $6.959M, "7%" against -94.5%: a figure that far off is

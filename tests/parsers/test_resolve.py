@@ -208,3 +208,31 @@ def test_cents_per_share_are_dollars() -> None:
     (claim,) = _resolved(_slides("Mastercard FY2024", ("Highlights", ["Diluted earnings per share of 1,389 cents"])))
     assert (claim.value, claim.scale, claim.unit) == (Decimal("1389"), -2, "USD/share")
     assert isinstance(extract_claims(Deck(format="txt", slides=[])), ParsedDeck)
+
+
+@pytest.mark.parametrize(("line", "metric"), [
+    ("Services accounted for 55.5% of Amazon's revenue in 2023", "services_revenue"),
+    ("Europe accounted for 25% of Apple’s total net sales in fiscal 2024", "label:europe"),
+    ("16% Greater China share of net sales, fiscal 2024", "label:greater china"),
+])
+def test_a_share_names_its_part_beside_the_figure(line: str, metric: str) -> None:
+    (claim,) = extract_claims(_slides("Review", ("Mix", [line]))).claims
+    assert (claim.kind, claim.metric, claim.denominator) == ("share", metric, "revenue")
+
+
+@pytest.mark.parametrize(("line", "value", "decimals"), [
+    ("P&G's net margin (fraction of revenue) was 0.177 in FY24", "17.7", 1),
+    ("Walmart's operating margin (fraction of revenue) was 0.043 in fiscal 2025", "4.3", 1),
+])
+def test_a_margin_printed_as_a_fraction_is_a_percentage(line: str, value: str, decimals: int) -> None:
+    (claim,) = extract_claims(_slides("Review", ("Profitability", [line]))).claims
+    assert (claim.kind, claim.unit, claim.value, claim.decimals) == ("margin", "percent", Decimal(value), decimals)
+
+
+@pytest.mark.parametrize(("line", "company"), [
+    ("Apple’s gross margin was 46.2% in fiscal 2024", "Apple Inc."),
+    ("Netflix’s operating income was $10.4 billion in 2024", "Netflix, Inc."),
+])
+def test_a_curly_possessive_of_the_company_is_not_a_segment(line: str, company: str) -> None:
+    (claim,) = _resolved(_slides("Review", ("Scorecard", [line])))
+    assert claim.entity == company and claim.basis == "GAAP"

@@ -42,3 +42,11 @@ def test_a_margin_change_without_the_prior_year_is_no_evidence() -> None:
     c = claim("2.4 pp", "operating_margin", "FY2024", entity=UNP, kind="growth", comparison="FY2023")
     v = verify(c, ev(ROOM, *FACTS[:2]))
     assert v.verdict == "no-evidence"
+
+
+@pytest.mark.parametrize(("entity", "metric", "printed"), [(UNP, "operating_margin", "2.4 bps"),
+                                                           (AMZN, "net_margin", "4.0 bps")])
+def test_points_printed_as_basis_points_are_a_unit_error(entity, metric, printed) -> None:
+    c = claim(printed, metric, "FY2024", entity=entity, kind="growth", comparison="FY2023")
+    v = verify(c, ev(ROOM, *FACTS))
+    assert v.verdict == "contradicted" and "factor of 100" in v.reason, v.reason
