@@ -26,13 +26,13 @@ def _pdf(pages: list[list[tuple[float, float, str, float]]]) -> bytes:
 
 
 def test_pdf_slide_title_is_the_largest_text_and_bullets_are_blocks() -> None:
-    data = _pdf([[(40, 50, "Acme FY2024 Highlights", 28), (82, 140, "Revenue of $5.0B", 21),
-                  (82, 187, "Net income up 12% Y/Y", 21), (914, 525, "1", 10)]])
+    data = _pdf([[(40, 50, "Acme FY2024 Highlights", 28), (82, 140, "Revenue was $5.0B", 21),
+                  (82, 187, "Net income rose 12% Y/Y", 21), (914, 525, "1", 10)]])
     deck = load_deck(data, "acme.pdf")
     assert isinstance(deck, Deck)
     s = deck.slides[0]
     assert s.title == "Acme FY2024 Highlights"
-    assert [b.text for b in s.blocks] == ["Revenue of $5.0B", "Net income up 12% Y/Y", "1"]
+    assert [b.text for b in s.blocks] == ["Revenue was $5.0B", "Net income rose 12% Y/Y", "1"]
     assert all(b.bbox is not None for b in s.blocks)
 
 
@@ -60,7 +60,7 @@ def test_pptx_title_paragraphs_and_tables() -> None:
     slide.shapes.title.text = "P&G FY2025 Highlights"
     box = slide.shapes.add_textbox(Inches(1), Inches(1.5), Inches(6), Inches(2)).text_frame
     box.text = "Net sales of $84.3B"
-    box.add_paragraph().text = "Gross margin of 51.4%"
+    box.add_paragraph().text = "Gross margin was 51.4%"
     table = slide.shapes.add_table(2, 2, Inches(1), Inches(4), Inches(6), Inches(1)).table
     for r, row in enumerate([["Metric", "FY2025"], ["Operating cash flow", "$17.8B"]]):
         for c, text in enumerate(row):
@@ -71,9 +71,9 @@ def test_pptx_title_paragraphs_and_tables() -> None:
     assert isinstance(deck, Deck)
     s = deck.slides[0]
     assert s.title == "P&G FY2025 Highlights"
-    assert [b.text for b in s.blocks] == ["Net sales of $84.3B", "Gross margin of 51.4%"]
+    assert [b.text for b in s.blocks] == ["Net sales of $84.3B", "Gross margin was 51.4%"]
     assert s.tables == [[["Metric", "FY2025"], ["Operating cash flow", "$17.8B"]]]
-    assert {c.text for c in extract_claims(deck).claims} == {"Net sales of $84.3B", "Gross margin of 51.4%", "$17.8B"}
+    assert {c.text for c in extract_claims(deck).claims} == {"Net sales of $84.3B", "Gross margin was 51.4%", "$17.8B"}
 
 
 def test_markdown_headings_start_slides_and_figure_headings_do_not() -> None:
@@ -88,7 +88,7 @@ def test_markdown_headings_start_slides_and_figure_headings_do_not() -> None:
 
 
 def test_plain_text_pages_split_on_form_feeds() -> None:
-    deck = load_deck(b"Acme FY2024\nRevenue of $5.0B\n\fLeadership\nJane Doe, CEO", "deck.txt")
+    deck = load_deck(b"Acme FY2024\nRevenue was $5.0B\n\fLeadership\nJane Doe, CEO", "deck.txt")
     assert isinstance(deck, Deck)
     assert [(s.page, s.title) for s in deck.slides] == [(1, "Acme FY2024"), (2, "Leadership")]
 
