@@ -609,6 +609,18 @@ def _best(run: _Run, facts: list[Fact]) -> Fact:
     return max(facts, key=lambda f: (-_tier(f), run.recency(f), -_half_unit(f)))
 
 
+def _readings(run: _Run, facts: list[Fact], limit: int = 3) -> list[Fact]:
+    """The distinct values the most direct, most recent facts give one slot, best first."""
+    best = _best(run, facts)
+    rank = (_tier(best), run.recency(best))
+    out: list[Fact] = []
+    for f in sorted(facts, key=_half_unit):
+        if (_tier(f), run.recency(f)) == rank and all(f.value != o.value for o in out):
+            out.append(f)
+    out.sort(key=lambda f: f is not best)
+    return out[:limit]
+
+
 def _groups(run: _Run, use: str) -> dict[tuple[str, str, str], list[Fact]]:
     out: dict[tuple[str, str, str], list[Fact]] = {}
     for f, u in run.facts:
@@ -628,19 +640,22 @@ def _computed(run: _Run) -> list[_Candidate]:
                 options = [fs for (_, p, b), fs in dens.items() if p == period and b in ("reported", "own")]
             if not options:
                 continue
-            n, d = _best(run, nfacts), _best(run, options[0])
-            if d.value == 0 or _dimension(n.unit) != _dimension(d.unit):
-                continue
-            # Outflows such as capex are printed in parentheses: a coverage ratio divides by their size.
-            value = n.value / abs(d.value)
-            if q.kind != "ratio":
-                value *= _HUNDRED
-            out.append(_Candidate(
-                value=value, metric=q.metric, basis=basis, period=period, how="computed",
-                inputs=((n, "numerator"), (d, "denominator")), half=_ZERO,
-                recency=max(run.recency(n), run.recency(d)),
-                arithmetic=f"{n.as_printed} / {d.as_printed} = {_fmt(value, 'multiple' if q.kind == 'ratio' else 'percent')}",
-            ))
+            # A total the room prints two ways ("Net sales" 674,538 and "Total revenues" 680,985; "Automotive
+            # sales" and "Total automotive revenues") is one reading each: every one is computed and shown.
+            for n, d in ((n, d) for n in _readings(run, nfacts) for d in _readings(run, options[0])):
+                if d.value == 0 or _dimension(n.unit) != _dimension(d.unit):
+                    continue
+                # Outflows such as capex are printed in parentheses: a coverage ratio divides by their size.
+                value = n.value / abs(d.value)
+                if q.kind != "ratio":
+                    value *= _HUNDRED
+                out.append(_Candidate(
+                    value=value, metric=q.metric, basis=basis, period=period, how="computed",
+                    inputs=((n, "numerator"), (d, "denominator")), half=_ZERO,
+                    recency=max(run.recency(n), run.recency(d)),
+                    arithmetic=f"{n.as_printed} / {d.as_printed} = "
+                               f"{_fmt(value, 'multiple' if q.kind == 'ratio' else 'percent')}",
+                ))
     elif q.kind == "change":
         out.extend(_margin_change(run))
     elif q.kind == "growth":

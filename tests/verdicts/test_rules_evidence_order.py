@@ -62,3 +62,15 @@ def test_a_growth_claim_of_the_wrong_sign_is_contradicted() -> None:
     facts = [fact("revenue", "FY2025", "2,789", entity="NVIDIA Corporation", doc="nvda-10-K.html"),
              fact("revenue", "FY2024", "3,014", entity="NVIDIA Corporation", doc="nvda-10-K.html")]
     assert verify(c, ev(ROOM, *facts)).verdict == "contradicted"
+
+
+@pytest.mark.parametrize(("printed", "verdict"), [("4.3%", "supported"), ("4.4%", "supported"), ("5.0%", "contradicted")])
+def test_a_total_printed_two_ways_gives_one_computed_reading_each(printed, verdict) -> None:
+    # Walmart prints "Net sales" 674,538 and "Total revenues" 680,985; operating income 29,348.
+    wmt = "Walmart Inc."
+    room = [cov("wmt-10-K.html", wmt, "FY2025")]
+    facts = [fact("operating_income", "FY2025", "29,348", entity=wmt, doc="wmt-10-K.html", kind="ixbrl"),
+             fact("revenue", "FY2025", "674,538", entity=wmt, doc="wmt-10-K.html", kind="ixbrl"),
+             fact("revenue", "FY2025", "680,985", entity=wmt, doc="wmt-10-K.html", kind="ixbrl")]
+    v = verify(claim(printed, "operating_margin", "FY2025", entity=wmt, kind="margin"), ev(room, *facts))
+    assert v.verdict == verdict, v.reason
