@@ -10,7 +10,7 @@ import msgspec
 
 from parsers.metrics import REGISTRY, alternates, by_id, label_metric
 from parsers.model import Claim
-from parsers.quantities import growth_metric, quantity, ratio_metric, share_metric
+from parsers.quantities import growth_metric, is_label, label_text, quantity, ratio_metric, share_metric
 
 __all__ = ["Question", "QuestionKind", "question"]
 
@@ -34,6 +34,9 @@ class Question(msgspec.Struct, frozen=True):
     """Other quantities a deck may present as this one (ARR as revenue): matches are another basis."""
     num: str | None = None
     den: str | None = None
+    part: str | None = None
+    """For a share of a named slice ("Data Center accounted for 78% of revenue"): the slice's words, read
+    as a segment of the denominator as well as a quantity of its own."""
 
     def needed(self) -> set[str]:
         """Every metric id whose facts the rules may read for this question."""
@@ -57,7 +60,9 @@ def question(claim: Claim) -> Question:
     if claim.kind == "growth":
         return Question("growth", m, (growth_metric(m),), alternates(m))
     if claim.kind == "share":
-        return Question("share", m, (share_metric(m),), num=m, den=claim.denominator or "revenue")
+        whole = claim.denominator or "revenue"
+        part = label_text(m) if is_label(m) else None
+        return Question("share", m, (share_metric(m),), num=m, den=whole, part=part)
     ratio_of = reg.ratio_of if reg else None
     if ratio_of is None and claim.kind == "ratio" and claim.denominator:
         # "Operating cash flow covered capex 1.3x": the claim names its own denominator.

@@ -390,7 +390,7 @@ def _uses(q: Question, metric: str) -> list[str]:
 
 def _locate(run: _Run) -> RuleOutcome:
     q = run.q
-    if q.kind == "share" and q.num == q.den:
+    if q.kind == "share" and q.num == q.den and not q.part:
         # "44% of total revenue" whose part was not read: revenue is all of revenue, which checks nothing.
         return _decide(run, "locate", "no-evidence",
                        f"The claim gives a share of {_metric_name(q.den or '')} without naming the part it measures.")
@@ -529,7 +529,7 @@ def _period(run: _Run) -> RuleOutcome:
     printed = [f for f, u in here if u in ("printed", "alternate")]
     computable = False
     if run.q.kind in ("margin", "share", "ratio"):
-        computable = any(u == "num" for _, u in here) and any(u == "den" for _, u in here)
+        computable = (any(u == "num" for _, u in here) or bool(run.q.part)) and any(u == "den" for _, u in here)
     elif run.q.kind == "change":
         prior = _comparison(run)
         computable = prior is not None and all(
@@ -577,7 +577,8 @@ def _scale(run: _Run) -> RuleOutcome:
 def _scale_shift(run: _Run, found: Decimal) -> int:
     """The power of ten (a thousand, a million, a billion; a hundred for points printed as basis points)
     by which the claim misstates ``found``, or 0."""
-    for shift in ((2, -2) if run.dim == "points" else (3, 6, 9, -3, -6, -9)):
+    shifts = (2, -2) if run.dim == "points" or run.claim.scale == -2 else (3, 6, 9, -3, -6, -9)
+    for shift in shifts:
         if run.claimed and abs(found - run.claimed.scaleb(shift)) <= run.tol.scaleb(shift):
             return shift
     return 0
@@ -631,6 +632,8 @@ def _groups(run: _Run, use: str) -> dict[tuple[str, str, str], list[Fact]]:
 
 def _computed(run: _Run) -> list[_Candidate]:
     q, out = run.q, []
+    if q.kind == "share" and q.part:
+        out.extend(_slice_share(run))
     if q.kind in ("margin", "share", "ratio"):
         nums, dens = _groups(run, "num"), _groups(run, "den")
         for (_, period, basis), nfacts in nums.items():
@@ -674,6 +677,30 @@ def _computed(run: _Run) -> list[_Candidate]:
                 inputs=((c, "current"), (p, "prior")), half=_ZERO,
                 recency=max(run.recency(c), run.recency(p)), alternate=metric != q.metric,
                 arithmetic=f"{c.as_printed} / {p.as_printed} - 1 = {_fmt(value, 'percent')}",
+            ))
+    return out
+
+
+def _slice_share(run: _Run) -> list[_Candidate]:
+    """A named slice's share of the whole: the whole's figure on that slice's segment basis (a tagged
+    "Data Center" revenue) over the whole's reported total."""
+    q, out = run.q, []
+    wanted = "segment:" + " ".join(_member_words(q.part or ""))
+    totals = {p: fs for (_, p, b), fs in _groups(run, "den").items() if b in ("reported", "own")}
+    for f, use in run.facts:
+        if use != "den" or not _same_basis(run.basis(f), wanted):
+            continue
+        period = _norm_period(f.period)
+        if period not in totals:
+            continue
+        for d in _readings(run, totals[period]):
+            if d.value == 0 or _dimension(f.unit) != _dimension(d.unit):
+                continue
+            value = f.value / abs(d.value) * _HUNDRED
+            out.append(_Candidate(
+                value=value, metric=q.metric, basis=run.claim_basis, period=period, how="computed",
+                inputs=((f, "numerator"), (d, "denominator")), half=_ZERO, recency=max(run.recency(f), run.recency(d)),
+                arithmetic=f"{f.as_printed} / {d.as_printed} = {_fmt(value, 'percent')}",
             ))
     return out
 

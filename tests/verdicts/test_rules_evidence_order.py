@@ -74,3 +74,35 @@ def test_a_total_printed_two_ways_gives_one_computed_reading_each(printed, verdi
              fact("revenue", "FY2025", "680,985", entity=wmt, doc="wmt-10-K.html", kind="ixbrl")]
     v = verify(claim(printed, "operating_margin", "FY2025", entity=wmt, kind="margin"), ev(room, *facts))
     assert v.verdict == verdict, v.reason
+
+
+@pytest.mark.parametrize(("entity", "doc", "member", "part", "slice_", "total", "printed", "verdict"), [
+    ("NVIDIA Corporation", "nvda-10-K.html", "nvda:DataCenterMember", "data center", "47,525", "60,922", "78%", "supported"),
+    ("NVIDIA Corporation", "nvda-10-K.html", "nvda:DataCenterMember", "data center", "47,525", "60,922", "68%",
+     "contradicted"),
+    ("Apple Inc.", "aapl-10-K.html", "aapl:GreaterChinaSegmentMember", "greater china", "66,952", "391,035", "17.1%",
+     "supported"),
+])
+def test_a_named_slices_share_divides_its_tagged_segment_by_the_total(entity, doc, member, part, slice_, total,
+                                                                      printed, verdict) -> None:
+    room = [cov(doc, entity, "FY2024")]
+    axis = "srt:ProductOrServiceAxis" if "nvda" in doc else "us-gaap:StatementBusinessSegmentsAxis"
+    facts = [fact("revenue", "FY2024", slice_, entity=entity, doc=doc, kind="ixbrl", dims={axis: member}),
+             fact("revenue", "FY2024", total, entity=entity, doc=doc, kind="ixbrl")]
+    c = claim(printed, f"label:{part}", "FY2024", entity=entity, kind="share", label=part)
+    c = type(c)(**{**{f: getattr(c, f) for f in c.__struct_fields__}, "denominator": "revenue"})
+    v = verify(c, ev(room, *facts))
+    assert v.verdict == verdict, v.reason
+
+
+@pytest.mark.parametrize(("printed", "room", "entity", "scale_error"), [
+    ("2.94 cents", "2.94", "NVIDIA Corporation", True),  # dollars printed as cents
+    ("611¢", "6.08", "Apple Inc.", False),  # cents that are simply wrong
+])
+def test_dollars_printed_as_cents_are_a_scale_error(printed, room, entity, scale_error) -> None:
+    rooms = [cov("x-10-K.html", entity, "FY2024")]
+    c = claim(printed, "eps_diluted", "FY2024", entity=entity)
+    c = type(c)(**{**{f: getattr(c, f) for f in c.__struct_fields__}, "unit": "USD/share"})
+    v = verify(c, ev(rooms, fact("eps_diluted", "FY2024", room, "units", entity=entity, doc="x-10-K.html", unit="USD/share")))
+    assert v.verdict == "contradicted", v.reason
+    assert ("factor of 100" in v.reason) == scale_error, v.reason
