@@ -9,6 +9,7 @@ change however the parse jobs interleave.
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import json
@@ -39,6 +40,7 @@ Slot = tuple[str, str, str]
 """(entity key, metric, period) of a fact."""
 
 _DECKS_KEPT = 32
+_LOCK_POLL_S = 0.05
 
 
 def touches(claim: Claim, claim_entity_key: str | None, slots: set[Slot]) -> bool:
@@ -71,7 +73,10 @@ class Reverifier:
     async def locked(self, deck_document_id: int) -> AsyncIterator[None]:
         """Hold the deck's re-verification lock (not re-entrant across connections: never nest)."""
         async with self._pool.acquire() as conn:
-            await conn.execute(query("lock_deck"), str(deck_document_id))
+            # Polled, not waited on in the server: a drop of a hundred filings queues that many
+            # re-verifications of one deck, longer than any statement may run.
+            while not await conn.fetchval(query("try_lock_deck"), str(deck_document_id)):
+                await asyncio.sleep(_LOCK_POLL_S)
             try:
                 yield
             finally:

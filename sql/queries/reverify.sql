@@ -1,6 +1,6 @@
--- name: lock_deck
+-- name: try_lock_deck
 -- Session-level: one re-verification of a deck at a time, so each compares against the one before.
-SELECT pg_advisory_lock(hashtextextended($1::text, 7411204));
+SELECT pg_try_advisory_lock(hashtextextended($1::text, 7411204));
 
 -- name: unlock_deck
 SELECT pg_advisory_unlock(hashtextextended($1::text, 7411204));
