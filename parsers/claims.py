@@ -712,7 +712,7 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         if i in ranged:
             bound = ranged[i]
         stated = _stated("the claim's words", clause, masked_clause) or block_period or slide_period or ctx.deck_period
-        if stated is not None and re.fullmatch(r"FY\d{4}", stated.period) and (part := bare_part(_mask(text))):
+        if stated is not None and re.fullmatch(r"FY\d{4}", stated.period) and (part := bare_part(_mask(_mask_figures(text, figs)))):
             # "In its fiscal third quarter, ... $94.0 billion" on a fiscal-2025 slide is Q3 FY2025.
             stated = _Stated(f"{part} {stated.period}", f"{stated.where}, with the {part} its sentence names", stated.text)
         scale = unit = None

@@ -173,7 +173,8 @@ _BARE_QUARTER = re.compile(r"\b(?:Q([1-4])|(first|second|third|fourth)[\s-]+quar
                            re.I)
 
 
-_BARE_PART = re.compile(r"\b(?:(first|second)[\s-]+half|([12])H|H([12])|(six|nine)[\s-]+months|(9)M)\b(?!\s*'?\d)", re.I)
+_BARE_PART = re.compile(r"(?<![\d.,$€£])\b(?:(first|second)[\s-]+half|([12])H|H([12])|(six|nine)[\s-]+months|(9)M)\b(?!\s*'?\d)",
+                        re.I)
 
 
 def bare_part(text: str) -> str | None:

@@ -236,3 +236,9 @@ def test_a_margin_printed_as_a_fraction_is_a_percentage(line: str, value: str, d
 def test_a_curly_possessive_of_the_company_is_not_a_segment(line: str, company: str) -> None:
     (claim,) = _resolved(_slides("Review", ("Scorecard", [line])))
     assert claim.entity == company and claim.basis == "GAAP"
+
+
+@pytest.mark.parametrize("line", ["Net income of $72.9M", "Revenue of €19.9M", "Operating income of $1.9M"])
+def test_a_figure_ending_in_9m_is_not_the_nine_months(line: str) -> None:
+    (claim,) = extract_claims(_slides("Review", ("FY2025 highlights", [line]))).claims
+    assert claim.period == "FY2025"
