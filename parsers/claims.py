@@ -372,6 +372,9 @@ def _label_words(text: str) -> str:
     return " ".join(words)
 
 
+# Nouns that, right after a quantity's name, make the phrase another quantity that is counted.
+_COUNTED_NOUNS = frozenset("carloads passengers passenger miles units volumes tonnes tons barrels transactions "
+                           "accounts locations stores days hours trips shipments orders".split())
 _WEAK = {"basic", "diluted", "products", "services", "subscription", "profit", "sales", "cash", "eps"}
 
 
@@ -393,6 +396,10 @@ def _subject(text: str, companies: list[str]) -> _Subject:
     if name in _WEAK and (qual or len(label.split()) > 2) and not (name == "sales" and re.match(r"\s*(growth|grew|up|down)\b", after)):
         return _Subject(metric=None, label=label, segment=None)
     if name == "sales" and re.match(r"\s*(?:&|and)\s+marketing", after):
+        return _Subject(metric=None, label=label, segment=None)
+    follower = re.match(r"\s*([a-z][a-z-]{3,})\b", after)
+    if follower and follower.group(1) in _COUNTED_NOUNS:
+        # "Revenue carloads", "revenue passenger miles", "sales units": the name qualifies another quantity.
         return _Subject(metric=None, label=label, segment=None)
     m = by_id(metric)
     if m is not None and m.unit == "count" and re.match(r"\s*(with|building|using|who|that|paying|spending|over|above|>)\b", after):

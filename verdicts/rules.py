@@ -871,6 +871,14 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"{_fmt(primary.value, run.dim)} ({_where(primary)}) but {_fmt(weaker.value, run.dim)} "
                            f"({_where(weaker)}), which matches {printed}.",
                            cited=[*primary.inputs, *((f, "other-basis") for f, _ in weaker.inputs)])
+        if primary.how == "printed" and _tier(primary.inputs[0][0]) == 2 and not run.scale_shift:
+            # A sentence is read more loosely than a cell ("an increase of $56.1 million in sales and
+            # marketing"): alone it may support a claim, but not contradict one.
+            return _decide(run, "basis", "no-evidence",
+                           f"The room states {_basis_name(claim_basis, name)} for {run.label()} only in a sentence "
+                           f"({_where(primary)}), which does not match {printed}; a sentence alone does not "
+                           f"settle a contradiction.",
+                           cited=list(primary.inputs))
         shifted = _period_shift(run)
         if run.q.kind in ("value", "change") and not run.scale_shift:
             run.scale_shift = next((k for c in same if (k := _scale_shift(run, c.value))), 0)

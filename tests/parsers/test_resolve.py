@@ -242,3 +242,9 @@ def test_a_curly_possessive_of_the_company_is_not_a_segment(line: str, company: 
 def test_a_figure_ending_in_9m_is_not_the_nine_months(line: str) -> None:
     (claim,) = extract_claims(_slides("Review", ("FY2025 highlights", [line]))).claims
     assert claim.period == "FY2025"
+
+
+@pytest.mark.parametrize("line", ["Revenue carloads (thousands): 8,334", "Revenue passenger miles of 245 billion"])
+def test_a_quantity_name_followed_by_a_counted_noun_is_another_quantity(line: str) -> None:
+    (claim,) = extract_claims(_slides("Review", ("FY2024 operations", [line]))).claims
+    assert claim.metric is not None and claim.metric.startswith("label:")

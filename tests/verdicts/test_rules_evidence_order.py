@@ -106,3 +106,21 @@ def test_dollars_printed_as_cents_are_a_scale_error(printed, room, entity, scale
     v = verify(c, ev(rooms, fact("eps_diluted", "FY2024", room, "units", entity=entity, doc="x-10-K.html", unit="USD/share")))
     assert v.verdict == "contradicted", v.reason
     assert ("factor of 100" in v.reason) == scale_error, v.reason
+
+
+@pytest.mark.parametrize(("entity", "doc", "printed", "sentence"), [
+    ("Elastic N.V.", "estc-10-K.md", "$475M", "$56.1 million"),
+    ("Mastercard Incorporated", "ma-10-K.html", "$9.1B", "$6.3 billion"),
+])
+def test_a_sentence_alone_supports_but_never_contradicts(entity, doc, printed, sentence) -> None:
+    room = [cov(doc, entity, "FY2024")]
+    scale = "millions" if "million" in sentence else "billions"
+    number = sentence.split()[0]
+    f = fact("label:sales and marketing", "FY2024", number, scale, entity=entity, doc=doc, kind="text")
+    c = claim(printed, "label:sales and marketing", "FY2024", entity=entity, label="sales and marketing")
+    v = verify(c, ev(room, f))
+    assert v.verdict == "no-evidence" and "only in a sentence" in v.reason, v.reason
+    agreeing = claim(number, "label:sales and marketing", "FY2024", entity=entity, label="sales and marketing")
+    agreeing = type(agreeing)(**{**{k: getattr(agreeing, k) for k in agreeing.__struct_fields__},
+                                 "scale": 6 if scale == "millions" else 9, "unit": "USD"})
+    assert verify(agreeing, ev(room, f)).verdict == "supported"
