@@ -47,6 +47,8 @@ _TEAM = re.compile(
     r"prior to joining|mba|ph\.?d)\b",
     re.I,
 )
+# "Priya Raman, Analyst: covered 36 companies": a person's name and role lead a biography.
+_PERSON_TITLE = re.compile(r"^[A-Z][a-z]+(?:\s[A-Z]\.)?\s[A-Z][a-zA-Z'’-]+,\s*(?:[A-Z][\w&-]*\s?){1,5}[:\-–—]")
 _TEAM_TITLE = re.compile(r"\b(leadership|management|team|board|executives?|founders?)\b", re.I)
 _GUIDANCE_TITLE = re.compile(r"\b(guidance|outlook|targets?|forecast|long[- ]term model|projections?)\b", re.I)
 _PHONE = re.compile(r"(?:\+\d{1,3}[\s.-]?)?\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b")
@@ -628,10 +630,14 @@ def _why_not(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str | None
         return "disclaimer or definition"
     if _TEAM_TITLE.search(slide.title) and not figs and _TEAM.search(t):
         return "team biography"
-    if _TEAM.search(t):
+    if _TEAM.search(t) or _PERSON_TITLE.match(t):
         return "team biography"
     if _GUIDANCE_TITLE.search(slide.title) or _PROJECTION.search(t):
         return "projection or guidance"
+    if figs and (_SUPERLATIVE.search(t) or re.search(r"(?:^|\s)(?:#|no\.\s?)1\b", t, re.I)) and all(p.unit == "count" and p.scale == 0 for p in figs) \
+            and find_metric(_mask_figures(t, figs)) is None:
+        # "The #1 platform, trusted by 14 of the Fortune 100": a boast that counts, not a reported figure.
+        return "superlative"
     own = _period(_mask_figures(t, figs)) if figs else None
     if own and slide_period and (_year_of(own) or 0) > (_year_of(slide_period) or 9999):
         return "projection or guidance (future period)"

@@ -248,3 +248,14 @@ def test_a_figure_ending_in_9m_is_not_the_nine_months(line: str) -> None:
 def test_a_quantity_name_followed_by_a_counted_noun_is_another_quantity(line: str) -> None:
     (claim,) = extract_claims(_slides("Review", ("FY2024 operations", [line]))).claims
     assert claim.metric is not None and claim.metric.startswith("label:")
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ("The #1 platform in its category, trusted by 14 of the Fortune 100.", "superlative"),
+    ("Best-in-class execution, with 20 consecutive quarters of record results.", "superlative"),
+    ("Priya Raman, Analyst: covered 36 companies in payments and software.", "team biography"),
+    ("Tom Okafor, Managing Director - 18 years covering consumer retail", "team biography"),
+])
+def test_boasts_and_biographies_that_count_are_not_claims(line: str, why: str) -> None:
+    parsed = extract_claims(_slides("Review", ("Why us", [line])))
+    assert parsed.claims == [] and [d.why for d in parsed.discarded] == [why]
