@@ -639,7 +639,9 @@ def _why_not(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str | None
         # "The #1 platform, trusted by 14 of the Fortune 100": a boast that counts, not a reported figure.
         return "superlative"
     own = _period(_mask_figures(t, figs)) if figs else None
-    if own and slide_period and (_year_of(own) or 0) > (_year_of(slide_period) or 9999):
+    if own and slide_period and own.startswith("FY") and (_year_of(own) or 0) > (_year_of(slide_period) or 9999):
+        # "Revenue of $50B in FY2026" on an FY2024 slide is a target; a later quarter beside a full year
+        # ("2Q25" on "full-year 2024 at a glance") is the latest result, not one.
         return "projection or guidance (future period)"
     if not figs:
         if _SUPERLATIVE.search(t):
@@ -793,7 +795,8 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             if not cell or not is_figure_cell(cell):
                 continue
             head = header[c] if c < len(header) else ""
-            future = (_year_of(periods[c] if c < len(periods) else None) or 0) > \
+            column_label = periods[c] if c < len(periods) else None
+            future = bool(column_label and column_label.startswith("FY")) and (_year_of(column_label) or 0) > \
                 (_year_of(slide_period.period if slide_period else None) or 9999)
             if guidance or future or _PROJECTION.search(label):
                 discards.append(Discard(page=slide.page, text=f"{label}: {cell}", why="projection or guidance"))

@@ -259,3 +259,12 @@ def test_a_quantity_name_followed_by_a_counted_noun_is_another_quantity(line: st
 def test_boasts_and_biographies_that_count_are_not_claims(line: str, why: str) -> None:
     parsed = extract_claims(_slides("Review", ("Why us", [line])))
     assert parsed.claims == [] and [d.why for d in parsed.discarded] == [why]
+
+
+@pytest.mark.parametrize(("line", "claims"), [
+    ("Diluted EPS growth of 15.0% y/y in 2Q25", 1),  # the latest quarter beside a full year: a result
+    ("Revenue of $28.0 billion in FY2026", 0),  # a later full year: a target
+])
+def test_only_a_later_full_year_than_the_slides_own_is_a_projection(line: str, claims: int) -> None:
+    parsed = extract_claims(_slides("Review", ("Union Pacific: full-year 2024 at a glance", [line])))
+    assert len(parsed.claims) == claims, parsed.discarded
