@@ -17,7 +17,7 @@ import msgspec
 from parsers.catalogue import Catalogue, NamedEntity, RoomEntity
 from parsers.claims import prior_period
 from parsers.decks import repeated_lines
-from parsers.model import Claim, ParsedDeck, Resolution, Slide
+from parsers.model import Claim, ParsedDeck, Slide
 from parsers.periods import period_from_text
 
 __all__ = ["resolve_claims"]

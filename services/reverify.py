@@ -23,9 +23,10 @@ import asyncpg
 import msgspec
 
 from events.bus import Bus
-from events.types import ClaimExtracted, RunFinished, VerdictChanged, VerdictReached
+from events.types import RunFinished, VerdictChanged, VerdictReached
 from parsers.entities import entity_key
 from parsers.model import Claim, ParsedDeck, ParseFailure
+from parsers.quantities import is_label
 from services.sqlfiles import query
 from services.verifier import VERDICTS, Verifier
 from verdicts.rules import needed_metrics
@@ -46,14 +47,14 @@ _LOCK_POLL_S = 0.05
 def touches(claim: Claim, claim_entity_key: str | None, slots: set[Slot]) -> bool:
     """Whether a changed set of fact slots can move this claim's verdict."""
     metrics = needed_metrics(claim)
-    by_label = any(m.startswith("label:") for m in metrics)
+    by_label = any(is_label(m) for m in metrics)
     periods = {p for p in (claim.period, claim.comparison_period) if p}
     for key, metric, period in slots:
         if claim_entity_key and key and key != claim_entity_key:
             continue
         if periods and period not in periods:
             continue
-        if metric in metrics or (by_label and metric.startswith("label:")):
+        if metric in metrics or (by_label and is_label(metric)):
             return True
     return False
 
@@ -116,14 +117,7 @@ class Reverifier:
         parsed = await self._verifier.resolve(room, parsed)
         claims = parsed.claims
 
-        async with self._pool.acquire() as conn, conn.transaction():
-            for c in claims:
-                if c.id in progress:
-                    continue
-                await conn.execute(query("insert_claim"), run_id, c.id, room, c.page, entity_key(c.entity),
-                                   c.metric, c.period, _json.encode(c).decode())
-                await self._bus.publish(ClaimExtracted(room=room, run_id=run_id, claim_id=c.id, page=c.page,
-                                                       text=c.text, claim=msgspec.to_builtins(c)), conn)
+        await self._verifier.record_claims(run_id, room, claims, skip=set(progress))
 
         def moved(c: Claim) -> bool:
             old = before.get(c.id)

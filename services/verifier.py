@@ -120,14 +120,7 @@ class Verifier:
         coverage, catalogue = await self._room_documents(room)
         parsed = resolve_claims(parsed, catalogue)
         claims = parsed.claims
-        async with self._pool.acquire() as conn, conn.transaction():
-            for c in claims:
-                if c.id in progress:
-                    continue
-                await conn.execute(query("insert_claim"), run_id, c.id, room, c.page, entity_key(c.entity),
-                                   c.metric, c.period, _json.encode(c).decode())
-                await self._bus.publish(ClaimExtracted(room=room, run_id=run_id, claim_id=c.id, page=c.page,
-                                                       text=c.text, claim=msgspec.to_builtins(c)), conn)
+        await self.record_claims(run_id, room, claims, skip=set(progress))
 
         facts = await self._room_facts(room, claims)
         bodies: dict[str, dict[str, Any]] = {}
@@ -173,6 +166,18 @@ class Verifier:
             evidence = Evidence(coverage=coverage, facts=self._facts_for(claim, facts),
                                 passages=await asyncio.to_thread(self._passages, room, claim))
             yield claim_json(claim, await self._judge(run_id, room, claim, evidence))
+
+    async def record_claims(self, run_id: int, room: str, claims: list[Claim], *, skip: set[str]) -> None:
+        """Store the run's claims and publish each as ``claim.extracted``, in one transaction; claims in
+        ``skip`` (already stored by an interrupted attempt) are left as they are."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            for c in claims:
+                if c.id in skip:
+                    continue
+                await conn.execute(query("insert_claim"), run_id, c.id, room, c.page, entity_key(c.entity),
+                                   c.metric, c.period, _json.encode(c).decode())
+                await self._bus.publish(ClaimExtracted(room=room, run_id=run_id, claim_id=c.id, page=c.page,
+                                                       text=c.text, claim=msgspec.to_builtins(c)), conn)
 
     async def _extract(self, data: bytes, name: str) -> ParsedDeck | ParseFailure:
         # Loading runs in a bounded parser process: a deck arrives from anywhere (zip bombs too).
