@@ -139,7 +139,9 @@ class RoomWatcher:
             # a room last watched under another root is not ours to retire.
             return room in rooms or folders.get(room) == str(self._root / room)
 
-        for room, rel in sorted((known - present) | cut_short):
+        # A path still present (a file, or a link refused with a reason) is handled by what it now is;
+        # retiring it here too would race that handling.
+        for room, rel in sorted((known | cut_short) - present):
             if ours(room):
                 await self._pipeline.file_removed(room, rel)
 
