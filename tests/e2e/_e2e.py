@@ -98,8 +98,12 @@ def kill_group(proc: subprocess.Popen) -> None:  # type: ignore[type-arg]
 
 
 def env_for(pg_dsn: str, home: Path, rooms: Path, **extra: str) -> dict[str, str]:
+    # A process the test kills mid-job cannot remove its multiprocessing scratch folders: keep them
+    # under the test's own folder, which pytest removes, not in /tmp.
+    scratch = home / "tmp"
+    scratch.mkdir(parents=True, exist_ok=True)
     return {
-        **os.environ, "DATABASE_URL": pg_dsn, "TICKMARK_HOME": str(home), "TICKMARK_ROOMS": str(rooms),
+        **os.environ, "TMPDIR": str(scratch), "DATABASE_URL": pg_dsn, "TICKMARK_HOME": str(home), "TICKMARK_ROOMS": str(rooms),
         "TICKMARK_SETTLE_SECONDS": "0.2", "TICKMARK_SSE_KEEPALIVE_SECONDS": "1",
         "TICKMARK_WEBHOOK_BACKOFF_SECONDS": "0.2", "TICKMARK_WEBHOOK_MAX_ATTEMPTS": "4",
         "TICKMARK_WEBHOOK_TIMEOUT_SECONDS": "3", "TICKMARK_WEBHOOK_ALLOW_LOOPBACK": "1", **extra,
