@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import time
 from pathlib import Path
 
+import httpx
 import pymupdf
 
-__all__ = ["DECK_NAME", "write_deck", "write_room"]
+__all__ = ["DECK_NAME", "wait_for_room", "write_deck", "write_room"]
 
 DECK_NAME = "acme-q4-deck.md"
 
@@ -78,3 +81,19 @@ def write_room(room_dir: Path) -> None:
 def write_deck(path: Path) -> Path:
     path.write_text(_DECK_MD)
     return path
+
+
+def wait_for_room(base: str, room: str, proc: subprocess.Popen, log: Path) -> None:  # type: ignore[type-arg]
+    """Up, and both filings parsed by the watcher, so the deck has something to be checked against."""
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"tickmark serve exited {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            docs = httpx.get(f"{base}/api/rooms/{room}/documents", timeout=2)
+            if docs.status_code == 200 and sum(d["status"] == "parsed" for d in docs.json()) == 2:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.3)
+    raise AssertionError(f"the room's filings were not parsed in time:\n{log.read_text()[-3000:]}")

@@ -11,8 +11,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -21,7 +19,7 @@ import httpx
 import pymupdf
 import pytest
 
-from tests.browser.room_files import write_room
+from tests.browser.room_files import wait_for_room, write_room
 from tests.e2e._e2e import serving
 
 pytestmark = pytest.mark.slow
@@ -113,26 +111,11 @@ def server(pg_dsn: str, tmp_path: Path, artifacts: Path):
     write_room(tmp_path / "rooms" / ROOM)
     try:
         with serving(pg_dsn, tmp_path, TICKMARK_WATCH_POLLING="1") as served:
-            _wait_for_room(served.base, served.proc, served.log)
+            wait_for_room(served.base, ROOM, served.proc, served.log)
             yield Served(served.base, served.rooms / ROOM)
     finally:
         if (tmp_path / "serve.log").exists():
             shutil.copy(tmp_path / "serve.log", artifacts / "serve.log")
-
-
-def _wait_for_room(base: str, proc: subprocess.Popen, log: Path) -> None:  # type: ignore[type-arg]
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"tickmark serve exited {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            docs = httpx.get(f"{base}/api/rooms/{ROOM}/documents", timeout=2)
-            if docs.status_code == 200 and sum(d["status"] == "parsed" for d in docs.json()) == 2:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.3)
-    raise AssertionError(f"the room's filings were not parsed in time:\n{log.read_text()[-3000:]}")
 
 
 # Every verdict a mark shows, with whether the run had finished on the page at that moment.

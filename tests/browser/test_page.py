@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
@@ -15,7 +13,7 @@ from typing import NamedTuple
 import httpx
 import pytest
 
-from tests.browser.room_files import DECK_NAME, write_deck, write_room
+from tests.browser.room_files import DECK_NAME, wait_for_room, write_deck, write_room
 from tests.e2e._e2e import serving
 
 pytestmark = pytest.mark.slow
@@ -63,28 +61,12 @@ def server(pg_dsn: str, tmp_path: Path):
     write_room(tmp_path / "rooms" / ROOM)
     try:
         with serving(pg_dsn, tmp_path, TICKMARK_WATCH_POLLING="1") as served:
-            _wait_for_room(served.base, served.proc, served.log)
+            wait_for_room(served.base, ROOM, served.proc, served.log)
             yield Served(served.base, served.rooms / ROOM)
     finally:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         if (tmp_path / "serve.log").exists():
             shutil.copy(tmp_path / "serve.log", ARTIFACTS / "serve.log")
-
-
-def _wait_for_room(base: str, proc: subprocess.Popen, log: Path) -> None:
-    """Up, and both filings parsed by the watcher, so the deck has something to be checked against."""
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"tickmark serve exited {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            docs = httpx.get(f"{base}/api/rooms/{ROOM}/documents", timeout=2)
-            if docs.status_code == 200 and sum(d["status"] == "parsed" for d in docs.json()) == 2:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.3)
-    raise AssertionError(f"the room's filings were not parsed in time:\n{log.read_text()[-3000:]}")
 
 
 async def _shot(page: Page, name: str, *, full_page: bool = True) -> None:
