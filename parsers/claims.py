@@ -14,6 +14,10 @@ import msgspec
 from parsers.decks import is_figure_cell, repeated_lines
 from parsers.metrics import basis_from_text, by_id, find_metric, find_metric_span, label_metric, normalise_label
 from parsers.model import BBox, Claim, Deck, Discard, ParsedDeck, Resolution, Slide, TextBlock
+from parsers.figures import bound_of as _bound
+from parsers.figures import is_qualifier as _is_qualifier
+from parsers.figures import normalise_text as _norm
+from parsers.figures import ranges as _ranges
 from parsers.numbers import Printed, parse_printed
 from parsers.periods import MONTHS, bare_part, period_from_text
 
@@ -119,15 +123,6 @@ _PER_SHARE = re.compile(r"per share|\beps\b|per diluted share", re.I)
 _SHARES = re.compile(r"\bshares\b", re.I)
 _COUNT_ROW = re.compile(r"\b(employees|customers|headcount|accounts|users|subscribers|members|units|stores)\b", re.I)
 
-_BOUND_BEFORE = [
-    (re.compile(r"(?:\bat least|\bno less than|≥|>=)\s*$", re.I), "ge"),
-    (re.compile(r"(?:\bover|\bmore than|\babove|\bexceed(?:ed|s|ing)?|\bsurpass(?:ed|es|ing)?|\bgreater than|"
-                r"\btop(?:ped|s)?|>)\s*$", re.I), "gt"),
-    (re.compile(r"(?:\bup to|\bat most|\bno more than|≤|<=)\s*$", re.I), "le"),
-    (re.compile(r"(?:\bunder|\bless than|\bbelow|\bfewer than|<)\s*$", re.I), "lt"),
-    (re.compile(r"(?:\bnearly|\balmost|\bapprox(?:imately)?\.?|\babout|\baround|\broughly|~|≈)\s*$", re.I), "approx"),
-]
-_QUALIFIER_BEFORE = re.compile(r"(?:\bwith|\bacv|\barr|\bspend(?:ing)?|\bof)\s*(?:[>≥]|over|above|greater than|more than)?\s*$", re.I)
 
 # Words around a metric name that do not make it a segment or product line.
 _GENERIC = set(
@@ -258,12 +253,6 @@ def _entity_in(text: str, companies: list[str]) -> str | None:
 # ---------------------------------------------------------------- periods
 
 
-def _norm(text: str) -> str:
-    t = text.replace("’", "'").replace("ʼ", "'").replace("‘", "'").replace("\u00a0", " ")
-    # "Y/YCC" and "%of Revenue" as some exports glue them.
-    return re.sub(r"%(?=of\b)", "% ", re.sub(r"(?i)\by/y(?=cc\b)", "Y/Y ", t))
-
-
 def _period(text: str) -> str | None:
     t = _norm(text)
     p = period_from_text(t)
@@ -318,44 +307,6 @@ def _figures(text: str) -> list[Printed]:
     for p in parse_printed(masked):
         # The masked text keeps positions; re-read the printed form from the original.
         out.append(msgspec.structs.replace(p, text=text[p.start:p.end].strip()))
-    return out
-
-
-def _bound(text: str, p: Printed) -> tuple[str, str]:
-    """(bound, printed) for a figure: "Over 1,510" is gt, "2,000+" ge, "~1.79M" approx."""
-    before = _norm(text[: p.start])
-    after = text[p.end: p.end + 2]
-    if after.startswith("+"):
-        return "ge", p.text + "+"
-    if p.approx:
-        return "approx", p.text
-    for rx, bound in _BOUND_BEFORE:
-        if m := rx.search(before):
-            return bound, f"{text[m.start(): p.start].strip()} {p.text}".strip()
-    return "eq", p.text
-
-
-def _is_qualifier(text: str, p: Printed, others: int) -> bool:
-    """The "$100K" in "customers with ACV > $100K" defines the metric; it is not a claim."""
-    if others == 0:
-        return False
-    before = _norm(text[max(0, p.start - 25): p.start])
-    return bool(re.search(r"(?:[>≥<≤]|\bacv\b|\barr\b|\bspend(?:ing)?\b)\s*(?:over|above)?\s*$", before, re.I)) or \
-        bool(re.search(r"\bwith\s+(?:over|more than|at least|>|≥)?\s*$", before, re.I))
-
-
-def _ranges(text: str, figs: list[Printed]) -> dict[int, str]:
-    """The bound each end of a range takes: "$43B-$44B", "2% to 3%", "between 40% and 45%" hold their
-    figure from below (``ge``) and from above (``le``). "Up 5% to $2.5 billion" is no range: its ends
-    measure different things."""
-    out: dict[int, str] = {}
-    for i in range(len(figs) - 1):
-        a, b = figs[i], figs[i + 1]
-        between = text[a.end: b.start]
-        joined = re.fullmatch(r"\s*(?:-|–|—|to)\s*", between) or (
-            re.fullmatch(r"\s*and\s*", between) and re.search(r"\bbetween\s*$", text[: a.start], re.I))
-        if joined and a.unit == b.unit and (a.currency == b.currency or not b.currency):
-            out[i], out[i + 1] = "ge", "le"
     return out
 
 
