@@ -4,6 +4,7 @@ embedded database with it, and the work folder is removed."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -19,7 +20,7 @@ from pathlib import Path
 import httpx
 import msgspec
 
-__all__ = ["Served", "serving"]
+__all__ = ["Served", "serving", "wait_until"]
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -92,3 +93,16 @@ def _serving_in(work: Path, **env_extra: str) -> Iterator[Served]:
             from services.database import release_embedded_server
 
             release_embedded_server(pgdata)
+
+
+async def wait_until(predicate, timeout: float, what: str, interval: float = 0.05):  # type: ignore[no-untyped-def]
+    """Poll the async ``predicate`` until it returns something truthy (and return that), or raise
+    ``TimeoutError(what)`` after ``timeout`` seconds."""
+    deadline = time.time() + timeout
+    while True:
+        got = await predicate()
+        if got:
+            return got
+        if time.time() > deadline:
+            raise TimeoutError(what)
+        await asyncio.sleep(interval)

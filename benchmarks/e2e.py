@@ -23,7 +23,7 @@ from typing import Any
 import asyncpg
 import httpx
 
-from benchmarks._serve import serving
+from benchmarks._serve import serving, wait_until
 
 __all__ = ["main"]
 
@@ -109,17 +109,6 @@ class _Receiver:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
 
 
-async def _wait(predicate, timeout: float, what: str):  # type: ignore[no-untyped-def]
-    deadline = time.time() + timeout
-    while True:
-        got = await predicate()
-        if got:
-            return got
-        if time.time() > deadline:
-            raise TimeoutError(what)
-        await asyncio.sleep(0.02)
-
-
 async def _subscriber(client: httpx.AsyncClient, url: str, out: list[tuple[int, float]], opened: list[float]) -> None:
     async with client.stream("GET", url, timeout=120) as resp:
         opened.append(time.time())
@@ -148,13 +137,13 @@ async def _bench(base: str, rooms: Path, dsn: str, rounds: int, subscribers: int
 
         first = filing("840")
         _write(room / "acme-10k.html", first)
-        await _wait(lambda: parsed(first), 60, "first parse")
+        await wait_until(lambda: parsed(first), 60, "first parse")
         accepted = (await client.post("/api/rooms/bench/decks", files={"file": ("acme-deck.md", deck(), "text/markdown")})).json()
 
         async def finished(run_id: int) -> bool:
             return (await client.get(f"/api/runs/{run_id}")).json()["status"] == "finished"
 
-        await _wait(lambda: finished(accepted["run_id"]), 60, "first run")
+        await wait_until(lambda: finished(accepted["run_id"]), 60, "first run")
         await client.post("/api/rooms/bench/webhooks", json={"url": receiver.url, "format": "json", "secret": "b"})
 
         to_bus, to_webhook, parse_ms = [], [], []
@@ -166,7 +155,7 @@ async def _bench(base: str, rooms: Path, dsn: str, rounds: int, subscribers: int
             async def delivered(n: int = before) -> bool:
                 return len(receiver.received) > n
 
-            await _wait(delivered, 30, "webhook")
+            await wait_until(delivered, 30, "webhook")
             changed = await db.fetchval("SELECT created_at FROM event WHERE id > $1 AND type = 'verdict.changed' "
                                         "AND room = 'bench' ORDER BY id LIMIT 1", head)
             parsed_ev = await db.fetchval("SELECT body->>'elapsed_ms' FROM event WHERE id > $1 AND "

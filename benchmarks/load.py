@@ -23,7 +23,7 @@ import asyncpg
 import httpx
 import psutil
 
-from benchmarks._serve import serving
+from benchmarks._serve import serving, wait_until
 from benchmarks.e2e import _pct, deck, filing
 
 __all__ = ["main"]
@@ -70,15 +70,6 @@ class PeakRSS:
         self._thread.join(5)
 
 
-async def _wait(predicate, timeout: float, what: str, interval: float = 0.1):  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not (got := await predicate()):
-        if time.monotonic() > deadline:
-            raise SystemExit(f"load benchmark: timed out after {timeout}s waiting for {what}")
-        await asyncio.sleep(interval)
-    return got
-
-
 async def _client(http: httpx.AsyncClient, url: str, got: list[tuple[int, float]]) -> None:
     """One SSE client: every frame's id and arrival time, until run.finished."""
     event: str | None = None
@@ -109,7 +100,7 @@ async def _bench(base: str, rooms: Path, dsn: str, decks: int, per_run: int) -> 
             r = await http.get(f"/api/rooms/{ROOM}/documents")
             return r.status_code == 200 and any(d["status"] == "parsed" for d in r.json())
 
-        await _wait(parsed, 60, "the filing to be parsed")
+        await wait_until(parsed, 60, "the filing to be parsed")
         # A finished deck in the room, so the changed filing below has something to re-verify.
         first = (await http.post(f"/api/rooms/{ROOM}/decks", files={"file": ("warm.md", deck(9), "text/markdown")})
                  ).json()
@@ -117,7 +108,7 @@ async def _bench(base: str, rooms: Path, dsn: str, decks: int, per_run: int) -> 
         async def warm_done() -> bool:
             return (await http.get(f"/api/runs/{first['run_id']}")).json()["status"] == "finished"
 
-        await _wait(warm_done, 60, "the warm-up run")
+        await wait_until(warm_done, 60, "the warm-up run")
         head = int(await db.fetchval("SELECT coalesce(max(id), 0) FROM event"))
 
         # --- the measured phase -------------------------------------------------------------
@@ -147,9 +138,9 @@ async def _bench(base: str, rooms: Path, dsn: str, decks: int, per_run: int) -> 
             return int(await db.fetchval("SELECT count(*) FROM run WHERE room = $1 AND trigger = 'reverify' "
                                          "AND status = 'finished' AND id > $2", ROOM, first["run_id"]))
 
-        await _wait(reverified, 120, "the room's re-verification")
+        await wait_until(reverified, 120, "the room's re-verification")
         # Let any re-verification still running finish, so the figures cover all of it.
-        await _wait(lambda: _none_running(db), 120, "every run to finish", interval=0.2)
+        await wait_until(lambda: _none_running(db), 120, "every run to finish", interval=0.2)
         elapsed = time.monotonic() - started
 
         run_ids = list(received)

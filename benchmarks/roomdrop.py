@@ -35,7 +35,7 @@ from typing import Any
 import asyncpg
 import httpx
 
-from benchmarks._serve import REPO, serving
+from benchmarks._serve import REPO, serving, wait_until
 from benchmarks.e2e import _Receiver
 
 __all__ = ["main"]
@@ -86,17 +86,6 @@ def _ratios(series: dict[str, float | None]) -> dict[str, float | None]:
         out[key] = round(value / prev, 2) if value is not None and prev else None
         prev = value
     return out
-
-
-async def _wait(predicate, timeout: float, what: str):  # type: ignore[no-untyped-def]
-    deadline = time.time() + timeout
-    while True:
-        got = await predicate()
-        if got:
-            return got
-        if time.time() > deadline:
-            raise TimeoutError(what)
-        await asyncio.sleep(0.05)
 
 
 async def _room_stream(client: httpx.AsyncClient, room: str, after: int, seen: list[tuple[str, float]],
@@ -155,7 +144,7 @@ async def _drop(client: httpx.AsyncClient, db: asyncpg.Connection, rooms: Path, 
                 deck: bytes, files: list[str], label: str) -> dict[str, Any]:
     room = f"drop-{label}-{uuid.uuid4().hex[:6]}"
     (rooms / room).mkdir()
-    await _wait(lambda: _has_room(client, room), 30, "the watcher to see the room")
+    await wait_until(lambda: _has_room(client, room), 30, "the watcher to see the room")
     _, first = await _verify(client, room, deck)
     await client.post(f"/api/rooms/{room}/webhooks", json={"url": receiver.url, "format": "json", "secret": "b"})
     head = int(await db.fetchval("SELECT coalesce(max(id), 0) FROM event"))
@@ -167,7 +156,7 @@ async def _drop(client: httpx.AsyncClient, db: asyncpg.Connection, rooms: Path, 
     before = len(receiver.received)
     _copy_in(files, rooms / room)
     dropped = time.time()
-    await _wait(lambda: _quiet(db, room, len(files)), 600, f"the {label} drop to settle")
+    await wait_until(lambda: _quiet(db, room, len(files)), 600, f"the {label} drop to settle")
     await asyncio.sleep(0.5)
     stream.cancel()
     with contextlib.suppress(asyncio.CancelledError):
@@ -244,7 +233,7 @@ async def _ingest(admin_dsn: str, work: Path, files: list[str], workers: int) ->
                                               cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
                                               start_new_session=True))
             for i in range(workers):
-                await _wait(lambda i=i: _logged(home / f"worker{i}.log", "taking"), 60, "a worker to start")
+                await wait_until(lambda i=i: _logged(home / f"worker{i}.log", "taking"), 60, "a worker to start")
             blobs = [(rel, (DATA / rel).read_bytes()) for rel in files]
             started = time.perf_counter()
             for rel, data in blobs:
@@ -255,7 +244,7 @@ async def _ingest(admin_dsn: str, work: Path, files: list[str], workers: int) ->
                                           "AND status IN ('parsed', 'failed')")
                     return n >= len(files)
 
-                await _wait(done, 900, "ingest")
+                await wait_until(done, 900, "ingest")
                 elapsed = time.perf_counter() - started
                 parses = await db.fetchval("SELECT count(*) FROM event WHERE type IN ('document.parsed', "
                                            "'document.failed') AND room = 'ingest'")
@@ -317,7 +306,7 @@ async def _bench(base: str, rooms: Path, dsn: str, work: Path, repeats: int, rep
                         room = f"verify-{label}-{uuid.uuid4().hex[:6]}"
                         (rooms / room).mkdir()
                         _copy_in(files, rooms / room)
-                        await _wait(lambda r=room, n=len(files): _quiet(db, r, n), 900, "the verify room")
+                        await wait_until(lambda r=room, n=len(files): _quiet(db, r, n), 900, "the verify room")
                     cold, result = await _verify(client, room, deck)
                     warm = [(await _verify(client, room, deck))[0] for _ in range(max(1, repeats))]
                     print(f"verify {label}: cold {cold:.0f} ms, warm {warm}", file=sys.stderr, flush=True)
