@@ -15,7 +15,7 @@ from functools import cached_property
 
 import msgspec
 
-from parsers.entities import entity_key, same_entity, short_forms
+from parsers.entities import same_entity, short_forms
 from parsers.periods import FiscalYearEnd, parse_fye
 
 __all__ = ["Catalogue", "NamedEntity", "RoomDocument", "RoomEntity", "build_catalogue"]
@@ -40,7 +40,6 @@ class RoomEntity(msgspec.Struct, frozen=True):
     """Every name a deck may use for it, longest first: legal name, short forms, ticker."""
     fiscal_year_end: str | None
     periods: tuple[str, ...]
-    documents: tuple[str, ...]
 
     @property
     def fye(self) -> FiscalYearEnd | None:
@@ -87,13 +86,6 @@ class Catalogue(msgspec.Struct, frozen=True, dict=True):
                     found[e.name] = NamedEntity(entity=e, name=m.group(0), start=m.start())
         return sorted(found.values(), key=lambda n: n.start)
 
-    def by_name(self, name: str | None) -> RoomEntity | None:
-        if not name:
-            return None
-        key = entity_key(name)
-        return next((e for e in self.entities if entity_key(e.name) == key), None) or \
-            next((e for e in self.entities if same_entity(e.name, name)), None)
-
     def searched(self) -> str:
         return "; ".join(e.shown() for e in self.entities) or "no company (the room has no parsed filing)"
 
@@ -121,5 +113,5 @@ def build_catalogue(documents: Iterable[RoomDocument]) -> Catalogue:
         fye = next((d.fiscal_year_end for d in g if d.fiscal_year_end), None)
         periods = sorted({p for d in g for p in d.periods})
         entities.append(RoomEntity(name=name, names=tuple(sorted(names, key=len, reverse=True)), fiscal_year_end=fye,
-                                   periods=tuple(periods), documents=tuple(d.path for d in g)))
+                                   periods=tuple(periods)))
     return Catalogue(entities=tuple(entities))

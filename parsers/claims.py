@@ -27,6 +27,7 @@ __all__ = [
     "deck_entities",
     "extract_claims",
     "prior_period",
+    "quoted",
     "validate_proposals",
 ]
 
@@ -181,7 +182,7 @@ def _tidy_name(name: str) -> str:
         words = []
         for w in name.split():
             words.append(w if w in ("N.V.", "PLC", "LLC", "AG", "S.A.", "B.V.") else w.capitalize())
-        name = " ".join(words).replace("Inc", "Inc").replace("Corp", "Corp")
+        name = " ".join(words)
     if re.search(r"\b(?:Inc|Corp|Co|Ltd|N\.V|S\.A|B\.V)$", name):
         name += "."
     return name
@@ -436,7 +437,8 @@ class _Ctx(msgspec.Struct):
     body_size: float | None
 
 
-def _quote(text: str, limit: int = 60) -> str:
+def quoted(text: str, limit: int = 60) -> str:
+    """Text as a provenance line quotes it: one line, in quotes, cut at ``limit``."""
     t = " ".join(text.split())
     return f"'{t if len(t) <= limit else t[: limit - 3] + '...'}'"
 
@@ -460,7 +462,7 @@ def _stated(where: str, text: str, read: str | None = None, *, whole: bool = Fal
     """The period ``text`` (or its masked form ``read``) states; ``whole`` for a bullet or slide read as one."""
     read = text if read is None else read
     p = _period(_COMPARED.sub(" ", read)) if whole else _own_period(read)
-    return _Stated(p, f"{where} {_quote(text)}", text) if p else None
+    return _Stated(p, f"{where} {quoted(text)}", text) if p else None
 
 
 def _slide_period(slide: Slide) -> _Stated | None:
@@ -776,7 +778,7 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 # the slide's period is not this column's.
                 stated = _stated("row label", label)
             else:
-                stated = (_Stated(column_period, f"column header {_quote(head)}", head) if column_period else None) \
+                stated = (_Stated(column_period, f"column header {quoted(head)}", head) if column_period else None) \
                     or _stated("row label", label) or slide_period or ctx.deck_period
             box = boxes[r][c] if r < len(boxes) and c < len(boxes[r]) else None
             claims.append(_make_claim(

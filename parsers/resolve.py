@@ -15,7 +15,7 @@ import re
 import msgspec
 
 from parsers.catalogue import Catalogue, NamedEntity, RoomEntity
-from parsers.claims import prior_period
+from parsers.claims import prior_period, quoted
 from parsers.decks import repeated_lines
 from parsers.model import Claim, ParsedDeck, Slide
 from parsers.periods import period_from_text
@@ -29,11 +29,6 @@ _FIGURE = re.compile(r"\d")
 def _one(named: list[NamedEntity]) -> RoomEntity | None:
     entities = {n.entity.name: n.entity for n in named}
     return next(iter(entities.values())) if len(entities) == 1 else None
-
-
-def _quote(text: str, limit: int = 60) -> str:
-    t = " ".join(text.split())
-    return f"'{t if len(t) <= limit else t[: limit - 3] + '...'}'"
 
 
 def _nearest_before(named: list[NamedEntity], at: int) -> NamedEntity:
@@ -67,11 +62,11 @@ def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogu
             return hit.entity, f"its paragraph, which names {hit.name!r} before it"
         for where, text in (("slide title", slide.title), ("slide subtitle", _subtitle(slide))):
             if text and (e := _one(catalogue.named_in(text))):
-                return e, f"{where} {_quote(text)}"
+                return e, f"{where} {quoted(text)}"
         body = " ".join(b.text for b in slide.blocks)
         if e := _one(catalogue.named_in(body)):
             return e, f"the only company slide {slide.page} names"
-        looked.append(f"slide {slide.page}'s title {_quote(slide.title)} and text" if slide.title else f"slide {slide.page}'s text")
+        looked.append(f"slide {slide.page}'s title {quoted(slide.title)} and text" if slide.title else f"slide {slide.page}'s text")
     for where, text in (("cover", places.cover), ("running header or footer", places.footer)):
         if text and (e := _one(catalogue.named_in(text))):
             return e, f"the deck's {where}"

@@ -3,11 +3,12 @@
 A claim and the evidence the services gathered go in; one ``RuleOutcome`` per rule streams out as it
 completes, then exactly one ``Verdict``. Pure: no I/O, every comparison in ``Decimal``.
 
-Conventions the fact service shares with these rules:
-- a printed growth rate is a fact with metric ``growth:<metric>`` (percent points), a printed share
-  of total revenue ``share:<metric>``; a claimed ratio of two quantities is ``ratio:<num>/<den>``;
-- the latest period a document covers orders documents when two of them disagree on one slot (no
-  filing date is read from the room's files): the later one wins and the other is cited as ``superseded``.
+What a claim asks is a ``parsers.question.Question``; metric ids (``growth:``, ``share:``, ``ratio:``,
+``label:``) are written and read only in ``parsers.quantities``. Evidence is ranked before it decides:
+a tagged iXBRL cell, then a table cell, then a sentence; a figure of another magnitude than the claim is
+another quantity (no-evidence), and a sentence alone may support a claim but never contradict it. When
+two documents disagree on one slot, the one covering the later period wins (no filing date is read
+from the room's files) and the other is cited as ``superseded``.
 
 Tolerance (the band) comes from the claim as printed: the room's figure must round to the claim at
 the claim's last digit, i.e. half a unit either side ("$2.8B" is +/-0.05B, "36%" +/-0.5pt), with a
@@ -31,17 +32,14 @@ from parsers.metrics import basis_from_text, by_id
 from parsers.model import Claim, Fact, FactSource
 from parsers.numbers import parse_printed, scale_name
 from parsers.periods import MONTHS, label_for_span, parse_fye, period_from_text
-from parsers.quantities import growth_metric, is_label, label_text, quantity, ratio_metric, root_metric, share_metric
+from parsers.quantities import growth_metric, is_label, label_text, quantity, root_metric
 from parsers.question import Question, question
 from verdicts.model import Citation, Coverage, Evidence, RuleOutcome, Verdict
 
 __all__ = [
     "RULES",
     "evaluate",
-    "growth_metric",
     "needed_metrics",
-    "ratio_metric",
-    "share_metric",
     "tolerance",
     "verify",
 ]

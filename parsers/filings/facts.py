@@ -37,7 +37,6 @@ _EPS_WORDS = re.compile(
 )
 _SHARE_COUNT = re.compile(r"weighted|shares used|shares outstanding|number of shares|shares of common|share count", re.I)
 _SHARES = re.compile(r"\bshares\b|\bshare count\b", re.I)
-_PERCENT_CONTEXT = re.compile(r"%|\bpercent|\bpercentage\b|\bmargin\b(?!.*\$)|\brate\b|\bgrowth\b|\bchange\b", re.I)
 _PCT_GROUP = re.compile(r"percent|growth|%|\bchange in (?:net )?(?:sales|revenue)|\bmargin\b", re.I)
 _NON_GAAP_TITLE = re.compile(r"non[- ]?gaap|reconciliation|free cash flow|adjusted", re.I)
 _GAAP_WORD = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)

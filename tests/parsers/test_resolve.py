@@ -194,7 +194,7 @@ def test_a_short_form_counts_only_when_the_filing_prints_it_on_its_own() -> None
 
 
 def test_the_catalogue_merges_a_companys_documents_and_keeps_every_period() -> None:
-    apple = ROOM.by_name("Apple")
+    apple = next((e for e in ROOM.entities if e.name == "Apple Inc."), None)
     assert apple is not None and apple.periods == ("FY2023", "FY2024", "Q3 FY2025")
     assert len(ROOM.entities) == 4
 
