@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import timedelta
 
 import asyncpg
@@ -47,50 +47,77 @@ async def run_worker(
     heartbeat_seconds: float = 30.0,
     max_attempts: int = 5,
     stop: asyncio.Event | None = None,
-    limits: Mapping[str, int] | None = None,
+    lanes: Sequence[Collection[str]] = (),
 ) -> None:
-    """Take jobs for ``handlers`` until ``stop`` is set (or forever); ``limits`` caps an entrypoint's
-    jobs in flight in this process (0 or absent: no cap)."""
-    conn = await asyncpg.connect(dsn)
-    manager = QueueManager(Queries.from_asyncpg_connection(conn))
-    for name, handler in handlers.items():
-        manager.register_executor(
-            name,
-            DatabaseRetryEntrypointExecutor(
-                EntrypointExecutorParameters(
-                    func=_adapt(name, handler),
-                    concurrency_limit=(limits or {}).get(name, 0),
-                    accepts_context=False,
-                    on_failure="hold",
-                ),
-                max_attempts=max_attempts,
-            ),
-        )
+    """Take jobs for ``handlers`` until ``stop`` is set (or forever).
 
-    async def _stopper() -> None:
-        assert stop is not None
-        await stop.wait()
-        manager.shutdown.set()
-
-    stopper = asyncio.create_task(_stopper()) if stop is not None else None
+    Each of ``lanes`` (a set of entrypoints), and the entrypoints in none of them, has a queue
+    manager and ``concurrency`` slots of its own in this process: a backlog in one lane (a drop
+    of many filings) never holds the jobs of another (verification). The slots are counted here,
+    not by pgqueuer: its per-entrypoint limits count the picked jobs of every worker, so a limit
+    of one slot would run one parse at a time across the whole fleet, however many workers run.
+    """
+    slots = max(1, concurrency)
+    grouped = [frozenset(lane) & handlers.keys() for lane in lanes]
+    rest = handlers.keys() - frozenset().union(*grouped)
+    groups = [g for g in (*grouped, rest) if g]
+    managers: list[QueueManager] = []
+    connections: list[asyncpg.Connection] = []
     try:
-        await manager.run(
-            batch_size=max(1, concurrency),
-            max_concurrent_tasks=max(3, concurrency * 3),
+        for group in groups:
+            conn = await asyncpg.connect(dsn)
+            connections.append(conn)
+            manager = QueueManager(Queries.from_asyncpg_connection(conn))
+            gate = asyncio.Semaphore(slots)
+            for name in sorted(group):
+                manager.register_executor(
+                    name,
+                    DatabaseRetryEntrypointExecutor(
+                        EntrypointExecutorParameters(
+                            func=_adapt(name, handlers[name], gate),
+                            concurrency_limit=0,
+                            accepts_context=False,
+                            on_failure="hold",
+                        ),
+                        max_attempts=max_attempts,
+                    ),
+                )
+            managers.append(manager)
+        # pgqueuer picks at least two jobs per manager (twice its batch of one); a job picked
+        # beyond the slots waits here for one, heartbeating, and is re-taken if this process dies.
+        runs = [asyncio.create_task(m.run(
+            batch_size=1,
+            max_concurrent_tasks=max(2, slots),
             heartbeat_timeout=timedelta(seconds=heartbeat_seconds),
             dequeue_timeout=timedelta(seconds=min(5.0, heartbeat_seconds)),
-        )
+        )) for m in managers]
+        waits = list(runs)
+        stopped = asyncio.create_task(stop.wait()) if stop is not None else None
+        if stopped is not None:
+            waits.append(stopped)
+        try:
+            # One manager ending (its connection lost) ends them all: the caller starts afresh.
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for m in managers:
+                m.shutdown.set()
+            if stopped is not None:
+                stopped.cancel()
+            results = await asyncio.gather(*runs, return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
+                raise result
     finally:
-        if stopper is not None:
-            stopper.cancel()
-        if not conn.is_closed():
-            await conn.close()
+        for conn in connections:
+            if not conn.is_closed():
+                await conn.close()
 
 
-def _adapt(name: str, handler: Handler) -> Callable[[Job], Awaitable[None]]:
+def _adapt(name: str, handler: Handler, gate: asyncio.Semaphore) -> Callable[[Job], Awaitable[None]]:
     async def run(job: Job) -> None:
         try:
-            await handler(job.payload or b"")
+            async with gate:
+                await handler(job.payload or b"")
         except Exception:
             log.exception("job %s #%s failed (attempt %s)", name, job.id, job.attempts + 1)
             raise

@@ -71,11 +71,11 @@ async def _work_until_stopped(core: Core, stop: asyncio.Event, concurrency: int)
     and its manager shuts down; take jobs again on a fresh connection once the server is back."""
     while not stop.is_set():
         try:
-            # Deliveries and parses take at most a third of the slots each: a hanging endpoint or a
-            # drop of many filings never starves verification.
+            # Deliveries and parses have lanes of their own: a hanging endpoint or a drop of many
+            # filings never starves verification.
             await run_worker(core.dsn, job_handlers(core), concurrency=concurrency,
                              heartbeat_seconds=core.settings.heartbeat_seconds, stop=stop,
-                             limits={JOB_DELIVER: max(1, concurrency), JOB_PARSE: max(1, concurrency)})
+                             lanes=[{JOB_PARSE}, {JOB_DELIVER}])
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             log.warning("worker: %s; taking jobs again in %.0fs", exc, _RESTART_WORKER_S)
         else:

@@ -84,3 +84,50 @@ async def test_each_job_runs_once_when_two_workers_share_the_queue(pool: asyncpg
     async with pool.acquire() as conn:
         rows = await conn.fetch("SELECT payload, worker FROM job_runs")
     assert sorted(int(r["payload"]) for r in rows) == list(range(40))
+
+
+async def _most_at_once(pg_dsn: str, pool: asyncpg.Pool, *, workers: int, slots: int, jobs: int,
+                        lanes: list[set[str]] | None = None, entrypoints: tuple[str, ...] = ("slow",)) -> int:
+    """Run ``jobs`` jobs of each entrypoint that each take 0.3 s; how many ran at the same time, at most."""
+    async with pool.acquire() as conn:
+        for name in entrypoints:
+            for i in range(jobs):
+                await enqueue(conn, name, f"{name}-{i}".encode())
+    running = most = done = 0
+    finished = asyncio.Event()
+
+    async def slow(payload: bytes) -> None:
+        nonlocal running, most, done
+        running += 1
+        most = max(most, running)
+        await asyncio.sleep(0.3)
+        running -= 1
+        done += 1
+        if done >= jobs * len(entrypoints):
+            finished.set()
+
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(run_worker(pg_dsn, {name: slow for name in entrypoints}, concurrency=slots,
+                                            stop=stop, lanes=lanes or [])) for _ in range(workers)]
+    try:
+        await asyncio.wait_for(finished.wait(), 60)
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks)
+    return most
+
+
+async def test_one_slot_runs_one_job_at_a_time_in_its_process(pool: asyncpg.Pool, pg_dsn: str):
+    assert await _most_at_once(pg_dsn, pool, workers=1, slots=1, jobs=4) == 1
+
+
+async def test_two_workers_with_one_slot_each_run_two_jobs_of_one_kind_at_once(pool: asyncpg.Pool, pg_dsn: str):
+    # A job kind in a lane of its own is capped per process, not across the fleet.
+    assert await _most_at_once(pg_dsn, pool, workers=2, slots=1, jobs=6, lanes=[{"slow"}]) == 2
+
+
+async def test_a_lane_has_slots_of_its_own_beside_the_other_jobs(pool: asyncpg.Pool, pg_dsn: str):
+    # One slot, two lanes: a parse-like job and a verify-like job run side by side in one process.
+    most = await _most_at_once(pg_dsn, pool, workers=1, slots=1, jobs=3, lanes=[{"bulk"}],
+                               entrypoints=("bulk", "urgent"))
+    assert most == 2
