@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 __all__ = ["entity_key", "printed_names", "same_entity", "short_forms"]
 
@@ -13,6 +14,7 @@ _SUFFIX = re.compile(
 )
 
 
+@lru_cache(maxsize=8192)
 def entity_key(name: str | None) -> str:
     """Lower-case name without legal suffixes or punctuation: the join key between decks and filings."""
     if not name:
@@ -27,6 +29,7 @@ def entity_key(name: str | None) -> str:
     return re.sub(r"\s+", " ", t).strip()
 
 
+@lru_cache(maxsize=16384)
 def same_entity(a: str | None, b: str | None) -> bool:
     """True when one name's words begin the other's: "Meta" and "Meta Platforms, Inc."."""
     ka, kb = entity_key(a).split(), entity_key(b).split()

@@ -8,6 +8,7 @@ The ids are what PostgreSQL indexes and what events carry; everything else handl
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 import msgspec
@@ -40,6 +41,7 @@ class Quantity(msgspec.Struct, frozen=True):
         return self.base
 
 
+@lru_cache(maxsize=8192)
 def quantity(metric: str) -> Quantity:
     """The typed reading of a stored metric id."""
     if metric.startswith(_GROWTH):

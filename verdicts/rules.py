@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -66,12 +67,14 @@ def _words(text: str) -> list[str]:
     return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in re.findall(r"\b[a-z][a-z0-9]*", t)]
 
 
+@lru_cache(maxsize=8192)
 def _label_key(metric: str) -> frozenset[str]:
     # "Energy generation & storage revenue" and the row "Energy generation and storage" are one label.
     words = {w for w in _words(label_text(metric)) if w not in _STOP}
     return frozenset(words - _GENERIC) or frozenset(words)
 
 
+@lru_cache(maxsize=65536)
 def _same_metric(have: str, want: str) -> bool:
     if have == want:
         return True
@@ -104,6 +107,7 @@ def _in_points(value: Decimal, unit: str) -> Decimal:
     return value / _HUNDRED if unit == "bp" else value
 
 
+_SPACES = re.compile(r"\s+")
 _PERIOD_FORMS = (
     (re.compile(r"^(Q[1-4]|H[12]|[369]M)\s*(?:FY|F)?\s*'?(\d{4}|\d{2})$"), "{0} FY{1}"),
     (re.compile(r"^(?:FY|F)\s*'?(\d{4}|\d{2})$"), "FY{0}"),
@@ -111,8 +115,9 @@ _PERIOD_FORMS = (
 )
 
 
+@lru_cache(maxsize=8192)
 def _norm_period(label: str | None) -> str:
-    t = re.sub(r"\s+", " ", (label or "").strip().upper())
+    t = _SPACES.sub(" ", (label or "").strip().upper())
     for pat, form in _PERIOD_FORMS:
         if m := pat.match(t):
             parts = [g if not g.isdigit() or len(g) == 4 else str(2000 + int(g)) for g in m.groups()]
@@ -120,9 +125,13 @@ def _norm_period(label: str | None) -> str:
     return t
 
 
+@lru_cache(maxsize=8192)
 def _fiscal_year(label: str) -> int | None:
-    m = re.search(r"FY(\d{4})$", label)
+    m = _FY.search(label)
     return int(m.group(1)) if m else None
+
+
+_FY = re.compile(r"FY(\d{4})$")
 
 
 def _prior(label: str) -> str | None:
@@ -141,9 +150,10 @@ def _same_period(claimed: str, fact: Fact) -> bool:
     return False
 
 
+@lru_cache(maxsize=8192)
 def _period_order(label: str) -> tuple[int, int]:
     fy = _fiscal_year(label) or 0
-    m = re.match(r"(Q|H|)(\d)?M?", label)
+    m = _PERIOD_KIND.match(label)
     if label.startswith("FY"):
         return fy, 4
     if m and m.group(1) == "Q":
@@ -153,9 +163,11 @@ def _period_order(label: str) -> tuple[int, int]:
     return fy, 3
 
 
+_PERIOD_KIND = re.compile(r"(Q|H|)(\d)?M?")
 _BASIS_DROP = frozenset("segment member total and the of reportable operating axis".split())
 
 
+@lru_cache(maxsize=8192)
 def _member_words(member: str) -> tuple[str, ...]:
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", member)
     return tuple(w for w in re.findall(r"[a-z0-9]+", spaced.lower().replace("&", " and ")) if w not in _BASIS_DROP)
@@ -312,15 +324,24 @@ class _Run:
     scale_shift: int = 0
     decision: _Decision | None = None
     decided_by: str = ""
+    _recency: dict[str, tuple[int, int]] | None = None
+    _bases: dict[int, str] = field(default_factory=dict)
 
     def recency(self, fact: Fact) -> tuple[int, int]:
-        for c in self.evidence.coverage:
-            if c.document == fact.document:
-                return max((_period_order(_norm_period(p)) for p in c.periods), default=(0, 0))
-        return (0, 0)
+        """How late the latest period of the fact's document is (the first document by that path counts)."""
+        if self._recency is None:
+            self._recency = {}
+            for c in self.evidence.coverage:
+                self._recency.setdefault(
+                    c.document, max((_period_order(_norm_period(p)) for p in c.periods), default=(0, 0)))
+        return self._recency.get(fact.document or "", (0, 0))
 
     def basis(self, fact: Fact) -> str:
-        return _basis_key(fact.basis, fact.metric, fact.dimensions)
+        # Keyed by identity: the run's facts live as long as the run, and a fact's basis is asked often.
+        key = id(fact)
+        if key not in self._bases:
+            self._bases[key] = _basis_key(fact.basis, fact.metric, fact.dimensions)
+        return self._bases[key]
 
     @property
     def claim_basis(self) -> str:
