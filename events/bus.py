@@ -104,6 +104,13 @@ class Bus:
         async with self._pool.acquire() as own:
             return int(await own.fetchval(self._publish_sql, *args))
 
+    async def publish_many(self, events: list[Event], conn: asyncpg.Connection) -> None:
+        """Append ``events`` in order in one round trip, inside ``conn``'s transaction. Publishing takes
+        the log's lock until the transaction commits, so callers publish last, after their other work."""
+        if events:
+            await conn.executemany(self._publish_sql, [
+                (event_type(e), e.room, e.run_id, encode_event(e).decode()) for e in events])
+
     # ------------------------------------------------------------ subscribe
 
     async def subscribe(

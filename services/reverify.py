@@ -136,12 +136,13 @@ class Reverifier:
                 await self._flip(run_id, room, baseline, run["cause_document_id"], cause, body, old["verdict"])
         if keep:
             async with self._pool.acquire() as conn, conn.transaction():
+                copied = []
                 for r in await conn.fetch(query("copy_verdicts"), run_id, baseline, keep):
                     body = json.loads(r["body"])
                     bodies[r["claim_id"]] = body
-                    await self._bus.publish(VerdictReached(room=room, run_id=run_id, claim_id=r["claim_id"],
-                                                           verdict=r["verdict"], reason=r["reason"], result=body),
-                                            conn)
+                    copied.append(VerdictReached(room=room, run_id=run_id, claim_id=r["claim_id"],
+                                                 verdict=r["verdict"], reason=r["reason"], result=body))
+                await self._bus.publish_many(copied, conn)
         await self._finish(run_id, room, run["deck_path"], parsed, bodies, started)
         log.info("re-verified run %s in place: %d of %d claims judged again", run_id, len(judge), len(claims))
         return True

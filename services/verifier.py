@@ -18,7 +18,7 @@ import asyncpg
 import msgspec
 
 from events.bus import Bus
-from events.types import ClaimExtracted, DeckSubmitted, RuleEvaluated, RunFinished, VerdictReached
+from events.types import ClaimExtracted, DeckSubmitted, Event, RuleEvaluated, RunFinished, VerdictReached
 from parsers.catalogue import Catalogue, RoomDocument, build_catalogue
 from parsers.claims import extract_claims
 from parsers.entities import entity_key, same_entity
@@ -170,14 +170,16 @@ class Verifier:
     async def record_claims(self, run_id: int, room: str, claims: list[Claim], *, skip: set[str]) -> None:
         """Store the run's claims and publish each as ``claim.extracted``, in one transaction; claims in
         ``skip`` (already stored by an interrupted attempt) are left as they are."""
+        fresh = [c for c in claims if c.id not in skip]
+        if not fresh:
+            return
         async with self._pool.acquire() as conn, conn.transaction():
-            for c in claims:
-                if c.id in skip:
-                    continue
-                await conn.execute(query("insert_claim"), run_id, c.id, room, c.page, entity_key(c.entity),
-                                   c.metric, c.period, _json.encode(c).decode())
-                await self._bus.publish(ClaimExtracted(room=room, run_id=run_id, claim_id=c.id, page=c.page,
-                                                       text=c.text, claim=msgspec.to_builtins(c)), conn)
+            await conn.executemany(query("insert_claim"), [
+                (run_id, c.id, room, c.page, entity_key(c.entity), c.metric, c.period, _json.encode(c).decode())
+                for c in fresh])
+            await self._bus.publish_many([
+                ClaimExtracted(room=room, run_id=run_id, claim_id=c.id, page=c.page, text=c.text,
+                               claim=msgspec.to_builtins(c)) for c in fresh], conn)
 
     async def _extract(self, data: bytes, name: str) -> ParsedDeck | ParseFailure:
         # Loading runs in a bounded parser process: a deck arrives from anywhere (zip bombs too).
@@ -192,25 +194,22 @@ class Verifier:
         return parsed
 
     async def _judge(self, run_id: int, room: str, claim: Claim, evidence: Evidence) -> Verdict:
-        # One transaction per claim: its rule outcomes, verdict row and verdict event commit
-        # together, so a run resumed after a crash never publishes a claim's rules twice. The
-        # rules take microseconds, so subscribers still see each claim as soon as it is judged.
-        verdict: Verdict | None = None
+        # The rules run first, outside any transaction (publishing holds the event log's lock until
+        # commit); then one transaction stores the claim's rule outcomes, verdict row and verdict
+        # event together, so a run resumed after a crash never publishes a claim's rules twice.
+        steps = list(evaluate(claim, evidence))
+        verdict = steps[-1]
+        assert isinstance(verdict, Verdict), "the rules always end with a verdict"
+        body = claim_json(claim, verdict)
+        events: list[Event] = [
+            RuleEvaluated(room=room, run_id=run_id, claim_id=claim.id, rule=s.rule, outcome=s.outcome,
+                          detail=s.detail) for s in steps if isinstance(s, RuleOutcome)]
+        events.append(VerdictReached(room=room, run_id=run_id, claim_id=claim.id, verdict=verdict.verdict,
+                                     reason=verdict.reason, result=body))
         async with self._pool.acquire() as conn, conn.transaction():
-            for step in evaluate(claim, evidence):
-                if isinstance(step, RuleOutcome):
-                    await self._bus.publish(RuleEvaluated(room=room, run_id=run_id, claim_id=claim.id,
-                                                          rule=step.rule, outcome=step.outcome,
-                                                          detail=step.detail), conn)
-                else:
-                    verdict = step
-            assert verdict is not None, "the rules always end with a verdict"
-            body = claim_json(claim, verdict)
             await conn.execute(query("insert_verdict"), run_id, claim.id, room, verdict.verdict,
                                verdict.reason, _json.encode(body).decode())
-            await self._bus.publish(VerdictReached(room=room, run_id=run_id, claim_id=claim.id,
-                                                   verdict=verdict.verdict, reason=verdict.reason,
-                                                   result=body), conn)
+            await self._bus.publish_many(events, conn)
         return verdict
 
     async def _finish(self, run_id: int, room: str, status: str, error: str | None, counts: Counter[str],

@@ -75,13 +75,19 @@ def test_serve_answers_healthz_and_metrics(pg_dsn: str, tmp_path: Path):
             health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
         assert body["database"] == "ok" and body["status"] == "ok"
         assert body["migrations"]["applied"] == body["migrations"]["known"] >= 1
-        log_head, facts = asyncio.run(_counts(pg_dsn))
-        bus = body["bus"]
-        # Nothing is published while serve idles, so its bus has fanned out the whole log.
+        # The database is shared with earlier tests, whose queued jobs this serve may still be
+        # finishing: once it idles, its bus has fanned out the whole log and the gauges agree.
+        while True:
+            log_head, facts = asyncio.run(_counts(pg_dsn))
+            bus = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).json()["bus"]
+            metrics = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5)
+            assert metrics.status_code == 200
+            gauges = _gauges(metrics.text)
+            if (bus["log_head"] == log_head == gauges["tickmark_event_log_head"] and bus["lag"] == 0) \
+                    or time.time() > deadline:
+                break
+            time.sleep(0.3)
         assert bus["log_head"] == log_head and bus["lag"] == 0 and bus["listening"] is True
-        metrics = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5)
-        assert metrics.status_code == 200
-        gauges = _gauges(metrics.text)
         assert gauges["tickmark_event_log_head"] == log_head
         assert gauges["tickmark_bus_lag_events"] == 0 and gauges["tickmark_sse_streams"] == 0
         assert gauges["tickmark_facts"] == facts
