@@ -156,7 +156,9 @@ async def _drop(client: httpx.AsyncClient, db: asyncpg.Connection, rooms: Path, 
     before = len(receiver.received)
     _copy_in(files, rooms / room)
     dropped = time.time()
-    await wait_until(lambda: _quiet(db, room, len(files)), 600, f"the {label} drop to settle")
+    # Polled slowly: the timings come from the webhook and SSE arrivals, and a fast poll of the
+    # database would take CPU from the drop it measures on a 2-core machine.
+    await wait_until(lambda: _quiet(db, room, len(files)), 600, f"the {label} drop to settle", interval=0.5)
     await asyncio.sleep(0.5)
     stream.cancel()
     with contextlib.suppress(asyncio.CancelledError):

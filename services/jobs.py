@@ -9,19 +9,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import timedelta
 
 import asyncpg
+import msgspec
 from pgqueuer import Job, Queries, QueueManager
 from pgqueuer.executors import DatabaseRetryEntrypointExecutor, EntrypointExecutorParameters
 
-__all__ = ["Handler", "enqueue", "run_worker"]
+__all__ = ["Handler", "Lane", "enqueue", "run_worker"]
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[bytes], Awaitable[None]]
 """A job handler takes the payload bytes; it raises only for errors worth a retry."""
+
+
+class Lane(msgspec.Struct, frozen=True):
+    """Entrypoints that share a queue manager and their own job slots in a process."""
+
+    entrypoints: frozenset[str]
+    slots: int | None = None
+    """Jobs of the lane run at once in this process; None: the worker's ``concurrency``."""
 
 
 async def enqueue(
@@ -47,24 +56,24 @@ async def run_worker(
     heartbeat_seconds: float = 30.0,
     max_attempts: int = 5,
     stop: asyncio.Event | None = None,
-    lanes: Sequence[Collection[str]] = (),
+    lanes: Sequence[Lane] = (),
 ) -> None:
     """Take jobs for ``handlers`` until ``stop`` is set (or forever).
 
-    Each of ``lanes`` (a set of entrypoints), and the entrypoints in none of them, has a queue
-    manager and ``concurrency`` slots of its own in this process: a backlog in one lane (a drop
+    Each of ``lanes``, and the entrypoints in none of them (with ``concurrency`` slots), has a
+    queue manager and slots of its own in this process: a backlog in one lane (a drop
     of many filings) never holds the jobs of another (verification). The slots are counted here,
     not by pgqueuer: its per-entrypoint limits count the picked jobs of every worker, so a limit
     of one slot would run one parse at a time across the whole fleet, however many workers run.
     """
-    slots = max(1, concurrency)
-    grouped = [frozenset(lane) & handlers.keys() for lane in lanes]
-    rest = handlers.keys() - frozenset().union(*grouped)
-    groups = [g for g in (*grouped, rest) if g]
-    managers: list[QueueManager] = []
+    default = max(1, concurrency)
+    grouped = [(lane.entrypoints & handlers.keys(), max(1, lane.slots or default)) for lane in lanes]
+    rest = handlers.keys() - frozenset().union(*(g for g, _ in grouped))
+    groups = [(g, n) for g, n in (*grouped, (rest, default)) if g]
+    managers: list[tuple[QueueManager, int]] = []
     connections: list[asyncpg.Connection] = []
     try:
-        for group in groups:
+        for group, slots in groups:
             conn = await asyncpg.connect(dsn)
             connections.append(conn)
             manager = QueueManager(Queries.from_asyncpg_connection(conn))
@@ -82,7 +91,7 @@ async def run_worker(
                         max_attempts=max_attempts,
                     ),
                 )
-            managers.append(manager)
+            managers.append((manager, slots))
         # pgqueuer picks at least two jobs per manager (twice its batch of one); a job picked
         # beyond the slots waits here for one, heartbeating, and is re-taken if this process dies.
         runs = [asyncio.create_task(m.run(
@@ -90,7 +99,7 @@ async def run_worker(
             max_concurrent_tasks=max(2, slots),
             heartbeat_timeout=timedelta(seconds=heartbeat_seconds),
             dequeue_timeout=timedelta(seconds=min(5.0, heartbeat_seconds)),
-        )) for m in managers]
+        )) for m, slots in managers]
         waits = list(runs)
         stopped = asyncio.create_task(stop.wait()) if stop is not None else None
         if stopped is not None:
@@ -99,7 +108,7 @@ async def run_worker(
             # One manager ending (its connection lost) ends them all: the caller starts afresh.
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for m in managers:
+            for m, _ in managers:
                 m.shutdown.set()
             if stopped is not None:
                 stopped.cancel()

@@ -119,6 +119,12 @@ def _cores() -> int:
 
 
 _FILINGS, _DECKS = "filings", "decks"
+_WARM_UP_FILING = (
+    b"<html><body><h1>Annual report</h1><p>Net sales were $1.2 billion for the fiscal year ended September 28, "
+    b"2024, up 5% compared to 2023.</p><table><tr><td>(in millions)</td><td>2024</td><td>2023</td></tr>"
+    b"<tr><td>Net sales</td><td>$ 391,035</td><td>$ 383,285</td></tr><tr><td>Gross margin</td><td>46.2%</td>"
+    b"<td>44.1%</td></tr></table></body></html>"
+)
 # Filing parsers yield the CPU to this process (re-verification, flips, deliveries, streams) and to
 # the deck parser: during a room drop the first filing's flips must not queue behind the tenth parse.
 _NICENESS = {_FILINGS: 10, _DECKS: 0}
@@ -129,15 +135,25 @@ def _start_parser(max_bytes: int, niceness: int) -> None:
     if niceness:
         with contextlib.suppress(OSError):
             os.nice(niceness)
+    # Started on the first file, a parser process made that file (the one a room drop waits on)
+    # take twice as long: the process started, then code paths and caches ran for the first time.
+    with contextlib.suppress(Exception):
+        _parse_filing(_WARM_UP_FILING, "warm-up.html", len(_WARM_UP_FILING))
+
+
+def _started() -> None:
+    """A task that only makes the pool start a process (whose initializer warms it up)."""
 
 
 class ParserPool:
-    """Parser processes with a memory cap and a per-file deadline: one per core for filings, and
-    one of their own for decks, so a deck is never queued behind a room drop's filings."""
+    """Parser processes with a memory cap and a per-file deadline: ``workers`` for filings (at most one
+    per core; all cores when None), and one of their own for decks, so a deck is never queued behind
+    a room drop's filings."""
 
     def __init__(self, workers: int | None = None, *, memory_bytes: int = 3 * 1024**3,
                  timeout_s: float = 120.0, max_file_bytes: int = 300 * 1024**2) -> None:
-        self._workers = {_FILINGS: workers or _cores(), _DECKS: 1}
+        # Never more filing parsers than cores: more would only take turns.
+        self._workers = {_FILINGS: min(workers, _cores()) if workers else _cores(), _DECKS: 1}
         self._memory = memory_bytes
         self._timeout = timeout_s
         self._max_file_bytes = max_file_bytes
@@ -160,6 +176,12 @@ class ParserPool:
                 initargs=(self._memory, _NICENESS[lane]),
             )
         return self._pools[lane]
+
+    async def warm(self) -> None:
+        """Start every parser process now, each warming itself up, rather than on the first file."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self._executor(lane), _started)
+                               for lane in (_FILINGS, _DECKS) for _ in range(self._workers[lane])))
 
     async def parse_filing(self, data: bytes, name: str) -> CachedParse:
         out = await self._run(_FILINGS, _parse_filing, data, name, self._max_file_bytes)

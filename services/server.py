@@ -10,6 +10,7 @@ from collections.abc import Coroutine, Iterator
 from typing import Any
 
 import asyncpg
+import msgspec
 import uvicorn
 
 from services import redact
@@ -18,7 +19,7 @@ from services.api import API_ROUTES
 from services.app import build_app
 from services.bootstrap import Core, open_core
 from services.dispatch import Dispatcher
-from services.jobs import Handler, run_worker
+from services.jobs import Handler, Lane, run_worker
 from services.page import PAGE_ROUTES
 from services.pipeline import JOB_PARSE
 from services.settings import Settings
@@ -72,10 +73,13 @@ async def _work_until_stopped(core: Core, stop: asyncio.Event, concurrency: int)
     while not stop.is_set():
         try:
             # Deliveries and parses have lanes of their own: a hanging endpoint or a drop of many
-            # filings never starves verification.
+            # filings never starves verification. Parsing itself is bounded by the parser processes
+            # (one per slot, at most one per core); the parse lane's extra slot stores one file's
+            # rows while the next file parses, so a parser never idles through a store.
             await run_worker(core.dsn, job_handlers(core), concurrency=concurrency,
                              heartbeat_seconds=core.settings.heartbeat_seconds, stop=stop,
-                             lanes=[{JOB_PARSE}, {JOB_DELIVER}])
+                             lanes=[Lane(frozenset({JOB_PARSE}), slots=concurrency + 1),
+                                    Lane(frozenset({JOB_DELIVER}))])
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             log.warning("worker: %s; taking jobs again in %.0fs", exc, _RESTART_WORKER_S)
         else:
@@ -128,6 +132,7 @@ async def serve(settings: Settings, *, host: str, port: int) -> int:
         _stop_on_signals(stop, server)
         server.should_exit = stop.is_set()
         tasks = background(core, stop, concurrency=settings.workers, watch=True)
+        warming = asyncio.create_task(core.parsers.warm())
         log.info("tickmark serving on http://%s:%d (database %s), watching %s", host, port,
                  "DATABASE_URL" if settings.database_url else f"embedded in {settings.pgdata}",
                  settings.rooms.resolve())
@@ -137,6 +142,7 @@ async def serve(settings: Settings, *, host: str, port: int) -> int:
             await server.serve()
         finally:
             stop.set()
+            warming.cancel()
             await _drain(tasks)
     log.info("tickmark stopped")
     return 0
@@ -146,11 +152,14 @@ async def worker(settings: Settings, *, concurrency: int) -> int:
     """Take jobs until SIGINT or SIGTERM, then drain and stop; 0 after a clean stop."""
     stop = asyncio.Event()
     _stop_on_signals(stop)
-    async with open_core(settings) as core:
+    # The worker's slots size its parser processes too: one slot parses one file at a time.
+    async with open_core(msgspec.structs.replace(settings, workers=concurrency)) as core:
         tasks = background(core, stop, concurrency=concurrency, watch=False)
+        warming = asyncio.create_task(core.parsers.warm())
         log.info("tickmark worker taking %s jobs with %d slots", ", ".join(job_handlers(core)), concurrency)
         stopped = asyncio.create_task(stop.wait())
         await asyncio.wait([stopped, *tasks], return_when=asyncio.FIRST_COMPLETED)
         stop.set()
+        warming.cancel()
         await _drain([stopped, *tasks])
     return 0
