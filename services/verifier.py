@@ -4,7 +4,7 @@ of the rules, each step published on the bus the moment it completes."""
 from __future__ import annotations
 
 import asyncio
-import functools
+import heapq
 import json
 import logging
 import re
@@ -42,7 +42,20 @@ _dims_decoder = msgspec.json.Decoder(dict[str, str])
 _LABEL_WORD = re.compile(r"[a-z][a-z0-9&]{3,}")
 
 
-_same_entity = functools.lru_cache(maxsize=4096)(same_entity)
+
+
+class RoomFacts:
+    """The facts a run read, grouped by metric: each claim takes its own metrics' rows, not a scan of all."""
+
+    def __init__(self, facts: list[Fact]) -> None:
+        self.by_metric: dict[str, list[Fact]] = {}
+        self.labels: list[Fact] = []
+        self.position = {id(f): i for i, f in enumerate(facts)}
+        self._facts = facts  # keeps every fact alive while ``position`` is keyed by identity
+        for f in facts:
+            self.by_metric.setdefault(f.metric, []).append(f)
+            if is_label(f.metric):
+                self.labels.append(f)
 
 
 def claim_json(claim: Claim, verdict: Verdict | None) -> dict[str, Any]:
@@ -239,7 +252,7 @@ class Verifier:
         )
         return coverage, catalogue
 
-    async def _room_facts(self, room: str, claims: list[Claim]) -> list[Fact]:
+    async def _room_facts(self, room: str, claims: list[Claim]) -> RoomFacts:
         wanted: set[str] = set()
         for c in claims:
             wanted |= needed_metrics(c)
@@ -254,27 +267,28 @@ class Verifier:
                                         sorted({k.split()[0] for k in keys}))
             else:
                 rows = await conn.fetch(query("facts_for_metrics"), room, exact, patterns)
-        return [
+        return RoomFacts([
             Fact(entity=r["entity"], metric=r["metric"], label=r["label"], basis=r["basis"], period=r["period"],
                  period_start=r["period_start"], period_end=r["period_end"], value=Decimal(r["value"]),
                  unit=r["unit"], scale=r["scale"], currency=r["currency"], as_printed=r["as_printed"],
                  source=_source_decoder.decode(r["source"]), document=r["document"], document_id=r["document_id"],
                  dimensions=_dims_decoder.decode(r["dimensions"]))
             for r in rows
-        ]
+        ])
 
     @staticmethod
-    def _facts_for(claim: Claim, facts: list[Fact]) -> list[Fact]:
+    def _facts_for(claim: Claim, facts: RoomFacts) -> list[Fact]:
         wanted = needed_metrics(claim)
-        if not any(is_label(m) for m in wanted):
-            out = [f for f in facts if f.metric in wanted]
-        else:
-            out = [f for f in facts if f.metric in wanted or is_label(f.metric)]
+        groups = [facts.by_metric.get(m, ()) for m in wanted if not is_label(m)]
+        if any(is_label(m) for m in wanted):
+            groups.append(facts.labels)
+        # In the room's own order: the rules break ties by it.
+        out = list(heapq.merge(*groups, key=lambda f: facts.position[id(f)]))
         if claim.entity:
             # The rules read a named company's facts only (locate's first test): asked here once per
             # distinct name instead of once per fact and rule, a claim's cost stops growing with
             # the number of other companies in the room.
-            out = [f for f in out if _same_entity(f.entity, claim.entity)]
+            out = [f for f in out if same_entity(f.entity, claim.entity)]
         return out
 
     def _passages(self, room: str, claim: Claim):  # type: ignore[no-untyped-def]
