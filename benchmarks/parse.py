@@ -2,7 +2,8 @@
 
 - iXBRL and HTML: the ratio to a bare lxml parse and walk (every element visited, its text read);
 - PDF: the ratio to PyMuPDF's own ``get_text("dict")`` over the same pages;
-- Markdown: milliseconds per MB, and the ratio of that to the HTML path's.
+- Markdown: milliseconds per MB, and the ratio of that to the HTML path's, per MB of file and per MB
+  of text read (passages): a Markdown 10-K is mostly text, an HTML one mostly markup.
 
 Times are CPU seconds of this process (a shared machine's other work does not count), one parse of
 each file after a first file has warmed the process up, as in a parser worker.
@@ -63,7 +64,7 @@ def main() -> int:
         if small is not None:
             parse_filing(small.read_bytes(), small.name)
     by_format: dict[str, dict[str, float]] = defaultdict(lambda: {"docs": 0, "bytes": 0, "seconds": 0.0,
-                                                                   "baseline_seconds": 0.0})
+                                                                   "baseline_seconds": 0.0, "text_bytes": 0})
     slowest = []
     for p in files:
         data = p.read_bytes()
@@ -75,6 +76,7 @@ def main() -> int:
         row["docs"] += 1
         row["bytes"] += len(data)
         row["seconds"] += dt
+        row["text_bytes"] += sum(len(p.text.encode()) for p in getattr(result, "passages", ()))
         if fmt in ("ixbrl", "html"):
             row["baseline_seconds"] += _fastest(lambda: _lxml_walk(data), repeats)
         elif fmt == "pdf":
@@ -97,6 +99,9 @@ def main() -> int:
         md = by_format["md"]
         html_rate = sum(r["seconds"] for r in html) / sum(r["bytes"] for r in html)
         out["md"]["ratio_to_html_path_ms_per_mb"] = round((md["seconds"] / md["bytes"]) / html_rate, 2)  # type: ignore[index]
+        html_text_rate = sum(r["seconds"] for r in html) / max(1, sum(r["text_bytes"] for r in html))
+        out["md"]["ratio_to_html_path_ms_per_text_mb"] = round(  # type: ignore[index]
+            (md["seconds"] / max(1, md["text_bytes"])) / html_text_rate, 2)
     slowest.sort(reverse=True)
     out["slowest"] = [{"file": f, "ms": round(1000 * dt), "mb": round(n / 1e6, 2), "status": s}
                       for dt, f, n, s in slowest[:5]]

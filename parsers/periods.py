@@ -120,7 +120,15 @@ _ENDED = re.compile(
     r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})",
     re.I,
 )
+_ENDING = re.compile(r"end(?:ed|ing)", re.I)
 _YEAR = re.compile(r"(?<![\d$.,])(20\d{2}|19\d{2})(?!\d|[.,]\d|%)")  # "In 2024, we..." is a year
+
+
+def _ended(text: str) -> re.Match[str] | None:
+    # _ENDED's words before "ended" are all optional, so it is tried at every offset of a long
+    # paragraph; it can only start shortly before the word itself.
+    k = _ENDING.search(text)
+    return _ENDED.search(text, max(0, k.start() - 64)) if k else None
 
 
 def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
@@ -151,7 +159,7 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
             return f"9M FY{year}"
         half = int(m.group(1) or m.group(2) or (1 if (m.group(3) or "").lower() == "first" else 2))
         return f"H{half} FY{year}"
-    m = _ENDED.search(text)
+    m = _ended(text)
     if m and m.group(3).lower() in MONTHS:
         end = date(int(m.group(5)), MONTHS[m.group(3).lower()], int(m.group(4)))
         span = (m.group(1) or "").lower()

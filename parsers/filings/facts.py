@@ -398,6 +398,12 @@ _CHANGE_NAME = re.compile(r"\b(?:increases?|decreases?|changes?|growth|declines?
                           r"differences?|rise|drop)\s*$|\bby\s*$", re.I)
 
 
+# A figure read as an amount of money carries one of these (see parse_printed).
+_MONEY_SIGN = re.compile(r"[$€£¥]")
+# A section's every sentence asks its heading for a period.
+_heading_period = lru_cache(maxsize=1024)(period_from_text)
+
+
 def _clause_after(text: str, end: int) -> str:
     m = _SENTENCE_END.search(text, end)
     return text[end: m.start() if m else len(text)]
@@ -408,8 +414,12 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
     """Facts stated in a sentence: "Revenue was $39.0 billion" (registry metric named just before the figure)."""
     out: list[Fact] = []
     cues = list(_TEXT_CUE.finditer(text))
+    money = _MONEY_SIGN.search(text) is not None
+    counted = _COUNTED.search(text) is not None
+    if not (cues or money or counted):
+        return out  # no figure below could be read: most of a filing's sentences, skipped before their period
     # A sentence that names no period speaks for its heading ("Full Fiscal 2025 Financial Highlights").
-    period = period_from_text(text, fye) or period_from_text(section_title, fye) or default_period
+    period = period_from_text(text, fye) or _heading_period(section_title, fye) or default_period
     if period is None:
         return out
     if re.fullmatch(r"FY\d{4}", period) and (q := bare_quarter(text)):
@@ -430,8 +440,10 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
                               locator=f"{section_title}; text '{text[max(0, p.start - 60):p.end + 20].strip()}'"),
         )
 
-    out.extend(_counted_facts(text, fact))
-    out.extend(_amount_of_facts(text, fact))
+    if counted:
+        out.extend(_counted_facts(text, fact))
+    if money:
+        out.extend(_amount_of_facts(text, fact))
     figures = []
     for c in cues:
         base = c.end(1)
