@@ -733,9 +733,11 @@ def _margin_at(run: _Run, period: str) -> list[tuple[Decimal, Decimal, str, tupl
         options = [fs for (_, dp, b), fs in dens.items() if dp == period and _same_basis(b, basis)]
         if p != period or not options:
             continue
-        n, d = _best(run, nfacts), _best(run, options[0])
-        if d.value:
-            out.append((n.value / abs(d.value) * _HUNDRED, _ZERO, basis, (n, d)))
+        # One margin per way the room prints its inputs ("Net sales" and "Total revenues"), as _computed.
+        for n in _readings(run, nfacts):
+            for d in _readings(run, options[0]):
+                if d.value:
+                    out.append((n.value / abs(d.value) * _HUNDRED, _ZERO, basis, (n, d)))
     for (_, p, basis), facts in _groups(run, "base").items():
         if p == period and not any(_same_basis(b, basis) for _, _, b, _ in out):
             f = _best(run, facts)
@@ -743,15 +745,22 @@ def _margin_at(run: _Run, period: str) -> list[tuple[Decimal, Decimal, str, tupl
     return out
 
 
+def _denominator_line(inputs: tuple[Fact, ...]) -> str | None:
+    return " ".join(_words(inputs[1].label)) if len(inputs) == 2 else None
+
+
 def _margin_change(run: _Run) -> list[_Candidate]:
     prior = _comparison(run)
     if prior is None:
         return []
     out = []
+    thens = _margin_at(run, prior)
     for now, now_half, basis, now_in in _margin_at(run, run.period):
-        for then, then_half, pbasis, then_in in _margin_at(run, prior):
-            if not _same_basis(basis, pbasis):
-                continue
+        same_basis = [t for t in thens if _same_basis(basis, t[2])]
+        # A move is one margin less the same margin a year before: over the same line ("Net sales" both
+        # years), never this year's net sales against last year's total revenues.
+        same_line = [t for t in same_basis if _denominator_line(t[3]) == _denominator_line(now_in) is not None]
+        for then, then_half, _, then_in in same_line or same_basis:
             value = now - then
             inputs = tuple((f, "current") for f in now_in) + tuple((f, "prior") for f in then_in)
             out.append(_Candidate(

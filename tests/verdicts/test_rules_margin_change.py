@@ -50,3 +50,40 @@ def test_points_printed_as_basis_points_are_a_unit_error(entity, metric, printed
     c = claim(printed, metric, "FY2024", entity=entity, kind="growth", comparison="FY2023")
     v = verify(c, ev(ROOM, *FACTS))
     assert v.verdict == "contradicted" and "factor of 100" in v.reason, v.reason
+
+
+# A total the room prints two ways, both years: a retailer's "Net sales" and "Total revenues", a
+# bank's "Total net revenue" and "Revenues, net of interest expense". Its facts are listed so that
+# the most direct figure of each year is a different line.
+RETAILER, BANK = "Walton Stores Inc.", "Harbor Bancorp"
+TWO_LINES = [cov("wltn-10-K.html", RETAILER, "FY2024", "FY2023"), cov("hbr-10-K.html", BANK, "FY2024", "FY2023")]
+TWO_LINE_FACTS = [
+    fact("net_income", "FY2024", "500", entity=RETAILER, doc="wltn-10-K.html"),
+    fact("revenue", "FY2024", "10,400", entity=RETAILER, doc="wltn-10-K.html", label="Total revenues"),
+    fact("revenue", "FY2024", "10,000", entity=RETAILER, doc="wltn-10-K.html", label="Net sales"),
+    fact("net_income", "FY2023", "400", entity=RETAILER, doc="wltn-10-K.html"),
+    fact("revenue", "FY2023", "10,000", entity=RETAILER, doc="wltn-10-K.html", label="Net sales"),
+    fact("revenue", "FY2023", "10,100", entity=RETAILER, doc="wltn-10-K.html", label="Total revenues"),
+    fact("operating_income", "FY2024", "3,000", entity=BANK, doc="hbr-10-K.html"),
+    fact("revenue", "FY2024", "12,500", entity=BANK, doc="hbr-10-K.html", label="Revenues, net of interest expense"),
+    fact("revenue", "FY2024", "12,000", entity=BANK, doc="hbr-10-K.html", label="Total net revenue"),
+    fact("operating_income", "FY2023", "2,640", entity=BANK, doc="hbr-10-K.html"),
+    fact("revenue", "FY2023", "12,000", entity=BANK, doc="hbr-10-K.html", label="Total net revenue"),
+    fact("revenue", "FY2023", "12,400", entity=BANK, doc="hbr-10-K.html", label="Revenues, net of interest expense"),
+]
+
+
+@pytest.mark.parametrize(("entity", "metric", "printed", "verdict"), [
+    # 5.00% - 4.00% over net sales; over total revenues 4.81% - 3.96% = 85 bps.
+    (RETAILER, "net_margin", "100 bps", "supported"),
+    (RETAILER, "net_margin", "85 bps", "supported"),
+    (RETAILER, "net_margin", "150 bps", "contradicted"),
+    # 25.00% - 22.00% over total net revenue; over the other line 24.00% - 21.29% = 271 bps.
+    (BANK, "operating_margin", "300 bps", "supported"),
+    (BANK, "operating_margin", "271 bps", "supported"),
+    (BANK, "operating_margin", "400 bps", "contradicted"),
+])
+def test_a_margin_move_compares_each_year_over_the_same_line(entity, metric, printed, verdict) -> None:
+    c = claim(printed, metric, "FY2024", entity=entity, kind="growth", comparison="FY2023")
+    v = verify(c, ev(TWO_LINES, *TWO_LINE_FACTS))
+    assert v.verdict == verdict, v.reason
