@@ -73,13 +73,11 @@ async def _work_until_stopped(core: Core, stop: asyncio.Event, concurrency: int)
     while not stop.is_set():
         try:
             # Deliveries and parses have lanes of their own: a hanging endpoint or a drop of many
-            # filings never starves verification. Parsing itself is bounded by the parser processes
-            # (one per slot, at most one per core); the parse lane's extra slot stores one file's
-            # rows while the next file parses, so a parser never idles through a store.
+            # filings never starves verification. (A parse slot more than the parser processes, to
+            # store one file while the next parses, measured no faster: a drop keeps both cores busy.)
             await run_worker(core.dsn, job_handlers(core), concurrency=concurrency,
                              heartbeat_seconds=core.settings.heartbeat_seconds, stop=stop,
-                             lanes=[Lane(frozenset({JOB_PARSE}), slots=concurrency + 1),
-                                    Lane(frozenset({JOB_DELIVER}))])
+                             lanes=[Lane(frozenset({JOB_PARSE})), Lane(frozenset({JOB_DELIVER}))])
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             log.warning("worker: %s; taking jobs again in %.0fs", exc, _RESTART_WORKER_S)
         else:
