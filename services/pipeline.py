@@ -236,7 +236,9 @@ class Pipeline:
             if not slots:
                 return
             touched = []
-            for cand in await conn.fetch(query("reverify_candidates"), job.room):
+            for cand in await conn.fetch(query("reverify_candidates"), job.room, job.event_id):
+                if cand["read_after"]:
+                    continue  # that run already judged the deck against these facts
                 claims = await conn.fetch(query("run_claim_bodies"), cand["run_id"])
                 if any(touches(msgspec.json.decode(c["body"], type=Claim), c["entity_key"], slots) for c in claims):
                     touched.append(cand)

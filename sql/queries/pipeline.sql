@@ -55,7 +55,12 @@ UPDATE run SET status = 'running', started_at = coalesce(started_at, now()) WHER
 
 -- name: reverify_candidates
 -- The latest finished run of each current deck in the room: what a new filing is compared against.
-SELECT DISTINCT ON (r.deck_document_id) r.id AS run_id, r.deck_document_id, r.deck_path
+-- read_after: a full run submitted after event $2 committed read the room with its facts in (event
+-- ids follow commit order, as publishing holds the log's lock until commit; a re-verification
+-- judges only the claims its own cause touched, so it never counts).
+SELECT DISTINCT ON (r.deck_document_id) r.id AS run_id, r.deck_document_id, r.deck_path,
+       r.trigger <> 'reverify' AND EXISTS (SELECT 1 FROM event e WHERE e.run_id = r.id
+                                           AND e.type = 'deck.submitted' AND e.id > $2) AS read_after
 FROM run r JOIN document d ON d.id = r.deck_document_id
 WHERE r.room = $1 AND r.status = 'finished' AND d.kind = 'deck'
   AND d.superseded_by IS NULL AND d.status <> 'removed'
