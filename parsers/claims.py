@@ -712,6 +712,10 @@ def _bare_amount(p: Printed, label: str) -> bool:
 
 def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: Slide, ctx: _Ctx,
                   slide_period: _Stated | None, slide_entity: str | None, start: int) -> tuple[list[Claim], list[Discard]]:
+    # A PDF table finder often reads the rule above a table as a row of empty cells: the header is
+    # the first row that prints something.
+    while grid and not any(cell.strip() for cell in grid[0]):
+        grid, boxes = grid[1:], boxes[1:]
     if len(grid) < 2:
         return [], []
     header = [_norm(h) for h in grid[0]]

@@ -288,3 +288,16 @@ def test_proposals_that_repeat_a_deterministic_claim_are_not_duplicated() -> Non
     existing = extract_claims(deck).claims
     check = validate_proposals(deck, [Proposal(page=2, text="Revenue was $5.0B", value="5.0")], existing)
     assert check.claims == [] and check.duplicates == 1
+
+
+@pytest.mark.parametrize(("title", "grid", "want"), [
+    ("Tesla: financial summary",
+     [["", "", "", ""], ["in millions of USD", "2022", "2023", "2024"], ["Revenue", "81,462", "96,773", "97,690"]],
+     [("revenue", "FY2022"), ("revenue", "FY2023"), ("revenue", "FY2024")]),
+    ("Union Pacific quarterly results",
+     [["", "", ""], ["", " ", ""], ["($M)", "2Q25", "2Q24"], ["Operating income", "2,525", "2,413"]],
+     [("operating_income", "Q2 FY2025"), ("operating_income", "Q2 FY2024")]),
+])
+def test_a_table_header_is_its_first_row_that_prints_something(title, grid, want) -> None:
+    parsed = extract_claims(_deck((title, [], grid)))
+    assert [(c.metric, c.period) for c in parsed.claims] == want
