@@ -12,7 +12,8 @@
 Each figure is a median over ``BENCH_REPEATS`` runs (3; ``BENCH_REPEATS_ALL`` for the all-filings
 drop, 1), and each series carries each figure's ratio to the one before it. The parse cache is
 emptied before every drop, so each drop parses for real. Uses ``DATABASE_URL`` when set, else an
-embedded PostgreSQL in a temporary directory.
+embedded PostgreSQL in a temporary directory. ``cpu_steal_share`` says how much CPU a virtual
+machine's host took back during the run: figures from a run with a high share are not comparable.
 """
 
 from __future__ import annotations
@@ -334,6 +335,24 @@ async def _bench(base: str, rooms: Path, dsn: str, work: Path, repeats: int, rep
     return out
 
 
+def _cpu_ticks() -> list[int] | None:
+    """The machine's CPU time by kind (``/proc/stat``), or None off Linux."""
+    try:
+        with open("/proc/stat") as f:
+            return [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+
+
+def _steal_share(before: list[int] | None, after: list[int] | None) -> float | None:
+    """Of the run's CPU time, the share a virtual machine's host took back (steal): a figure measured
+    while the host was busy is slower for reasons outside this code."""
+    if not before or not after or len(before) < 8:
+        return None
+    delta = [b - a for a, b in zip(before, after)]
+    return round(delta[7] / sum(delta), 3) if sum(delta) else None
+
+
 def main() -> int:
     if not DATA.is_dir():
         print(json.dumps({"skipped": f"{DATA} is absent"}))
@@ -343,6 +362,7 @@ def main() -> int:
     parts = set(os.environ.get("BENCH_PARTS", "drop,verify,ingest").split(","))
     settle = os.environ.get("TICKMARK_SETTLE_SECONDS", "0.25")
     load_before = os.getloadavg()
+    ticks_before = _cpu_ticks()
     # The webhook receiver is on loopback, which webhook targets may only be when allowed.
     with serving("tickmark-bench-roomdrop-", TICKMARK_SETTLE_SECONDS=settle,
                  TICKMARK_WEBHOOK_ALLOW_LOOPBACK="1") as served:
@@ -354,6 +374,7 @@ def main() -> int:
     out["settle_seconds"] = float(settle)
     out["cpus"] = os.cpu_count()
     out["load_average_before_after"] = [round(x, 2) for x in (*load_before, *os.getloadavg())]
+    out["cpu_steal_share"] = _steal_share(ticks_before, _cpu_ticks())
     out["measured_at"] = datetime.now().isoformat(timespec="seconds")
     print(json.dumps(out, indent=2))
     return 0
