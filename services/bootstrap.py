@@ -45,8 +45,9 @@ async def open_core(settings: Settings, *, dsn: str | None = None) -> AsyncItera
     """Start (or reuse) the database, apply migrations, and build every service."""
     dsn = dsn or await resolve_dsn(settings)
     pool = await connect_pool(dsn, max_size=max(10, settings.workers * 4))
-    parsers = ParserPool(settings.workers or None, max_file_bytes=settings.max_file_bytes, timeout_s=settings.parse_timeout_s,
-                         memory_bytes=settings.parse_memory_bytes)
+    # One filing parser per job slot (at most one per core): a worker's slots are its parallelism.
+    parsers = ParserPool(settings.workers or None, max_file_bytes=settings.max_file_bytes,
+                         timeout_s=settings.parse_timeout_s, memory_bytes=settings.parse_memory_bytes)
     try:
         await migrate(pool)
         bus = Bus(pool, dsn, query)

@@ -130,7 +130,8 @@ async def serve(settings: Settings, *, host: str, port: int) -> int:
         _stop_on_signals(stop, server)
         server.should_exit = stop.is_set()
         tasks = background(core, stop, concurrency=settings.workers, watch=True)
-        warming = asyncio.create_task(core.parsers.warm())
+        # With no job slots this process parses nothing: workers elsewhere do.
+        warming = asyncio.create_task(core.parsers.warm() if settings.workers > 0 else asyncio.sleep(0))
         log.info("tickmark serving on http://%s:%d (database %s), watching %s", host, port,
                  "DATABASE_URL" if settings.database_url else f"embedded in {settings.pgdata}",
                  settings.rooms.resolve())

@@ -1,5 +1,5 @@
 """The deck-verification service: claims out of a deck, evidence out of the room, verdicts out
-of the rules, each step published on the bus the moment it completes."""
+of the rules, each claim's rule steps and verdict published on the bus the moment it is judged."""
 
 from __future__ import annotations
 
@@ -40,8 +40,6 @@ _json = msgspec.json.Encoder(decimal_format="string")
 _source_decoder = msgspec.json.Decoder(FactSource)
 _dims_decoder = msgspec.json.Decoder(dict[str, str])
 _LABEL_WORD = re.compile(r"[a-z][a-z0-9&]{3,}")
-
-
 
 
 class RoomFacts:
