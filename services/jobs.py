@@ -13,24 +13,15 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import timedelta
 
 import asyncpg
-import msgspec
 from pgqueuer import Job, Queries, QueueManager
 from pgqueuer.executors import DatabaseRetryEntrypointExecutor, EntrypointExecutorParameters
 
-__all__ = ["Handler", "Lane", "enqueue", "run_worker"]
+__all__ = ["Handler", "enqueue", "run_worker"]
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[bytes], Awaitable[None]]
 """A job handler takes the payload bytes; it raises only for errors worth a retry."""
-
-
-class Lane(msgspec.Struct, frozen=True):
-    """Entrypoints that share a queue manager and their own job slots in a process."""
-
-    entrypoints: frozenset[str]
-    slots: int | None = None
-    """Jobs of the lane run at once in this process; None: the worker's ``concurrency``."""
 
 
 async def enqueue(
@@ -56,24 +47,24 @@ async def run_worker(
     heartbeat_seconds: float = 30.0,
     max_attempts: int = 5,
     stop: asyncio.Event | None = None,
-    lanes: Sequence[Lane] = (),
+    lanes: Sequence[frozenset[str]] = (),
 ) -> None:
     """Take jobs for ``handlers`` until ``stop`` is set (or forever).
 
-    Each of ``lanes``, and the entrypoints in none of them (with ``concurrency`` slots), has a
-    queue manager and slots of its own in this process: a backlog in one lane (a drop
+    Each of ``lanes`` (a set of entrypoints), and the entrypoints in none of them, has a queue
+    manager and ``concurrency`` slots of its own in this process: a backlog in one lane (a drop
     of many filings) never holds the jobs of another (verification). The slots are counted here,
     not by pgqueuer: its per-entrypoint limits count the picked jobs of every worker, so a limit
     of one slot would run one parse at a time across the whole fleet, however many workers run.
     """
-    default = max(1, concurrency)
-    grouped = [(lane.entrypoints & handlers.keys(), max(1, lane.slots or default)) for lane in lanes]
-    rest = handlers.keys() - frozenset().union(*(g for g, _ in grouped))
-    groups = [(g, n) for g, n in (*grouped, (rest, default)) if g]
-    managers: list[tuple[QueueManager, int]] = []
+    slots = max(1, concurrency)
+    grouped = [lane & handlers.keys() for lane in lanes]
+    rest = handlers.keys() - frozenset().union(*grouped)
+    groups = [g for g in (*grouped, rest) if g]
+    managers: list[QueueManager] = []
     connections: list[asyncpg.Connection] = []
     try:
-        for group, slots in groups:
+        for group in groups:
             conn = await asyncpg.connect(dsn)
             connections.append(conn)
             manager = QueueManager(Queries.from_asyncpg_connection(conn))
@@ -91,7 +82,7 @@ async def run_worker(
                         max_attempts=max_attempts,
                     ),
                 )
-            managers.append((manager, slots))
+            managers.append(manager)
         # pgqueuer picks at least two jobs per manager (twice its batch of one); a job picked
         # beyond the slots waits here for one, heartbeating, and is re-taken if this process dies.
         runs = [asyncio.create_task(m.run(
@@ -99,7 +90,7 @@ async def run_worker(
             max_concurrent_tasks=max(2, slots),
             heartbeat_timeout=timedelta(seconds=heartbeat_seconds),
             dequeue_timeout=timedelta(seconds=min(5.0, heartbeat_seconds)),
-        )) for m, slots in managers]
+        )) for m in managers]
         waits = list(runs)
         stopped = asyncio.create_task(stop.wait()) if stop is not None else None
         if stopped is not None:
@@ -108,7 +99,7 @@ async def run_worker(
             # One manager ending (its connection lost) ends them all: the caller starts afresh.
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for m, _ in managers:
+            for m in managers:
                 m.shutdown.set()
             if stopped is not None:
                 stopped.cancel()

@@ -19,7 +19,7 @@ from events.types import DeckSubmitted, DocumentChanged, RunFinished, VerdictCha
 from parsers.model import Claim
 from services.documents import DocumentService, sha256_of
 from services.jobs import Handler, enqueue
-from services.reverify import Reverifier, Slot, touches
+from services.reverify import Reverifier, touches
 from services.sqlfiles import query
 from services.verifier import VERDICTS, Verifier
 

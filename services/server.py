@@ -19,7 +19,7 @@ from services.api import API_ROUTES
 from services.app import build_app
 from services.bootstrap import Core, open_core
 from services.dispatch import Dispatcher
-from services.jobs import Handler, Lane, run_worker
+from services.jobs import Handler, run_worker
 from services.page import PAGE_ROUTES
 from services.pipeline import JOB_PARSE
 from services.settings import Settings
@@ -73,11 +73,10 @@ async def _work_until_stopped(core: Core, stop: asyncio.Event, concurrency: int)
     while not stop.is_set():
         try:
             # Deliveries and parses have lanes of their own: a hanging endpoint or a drop of many
-            # filings never starves verification. (A parse slot more than the parser processes, to
-            # store one file while the next parses, measured no faster: a drop keeps both cores busy.)
+            # filings never starves verification.
             await run_worker(core.dsn, job_handlers(core), concurrency=concurrency,
                              heartbeat_seconds=core.settings.heartbeat_seconds, stop=stop,
-                             lanes=[Lane(frozenset({JOB_PARSE})), Lane(frozenset({JOB_DELIVER}))])
+                             lanes=[frozenset({JOB_PARSE}), frozenset({JOB_DELIVER})])
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             log.warning("worker: %s; taking jobs again in %.0fs", exc, _RESTART_WORKER_S)
         else:
@@ -131,7 +130,7 @@ async def serve(settings: Settings, *, host: str, port: int) -> int:
         server.should_exit = stop.is_set()
         tasks = background(core, stop, concurrency=settings.workers, watch=True)
         # With no job slots this process parses nothing: workers elsewhere do.
-        warming = asyncio.create_task(core.parsers.warm() if settings.workers > 0 else asyncio.sleep(0))
+        warming = asyncio.create_task(core.parsers.warm()) if settings.workers > 0 else None
         log.info("tickmark serving on http://%s:%d (database %s), watching %s", host, port,
                  "DATABASE_URL" if settings.database_url else f"embedded in {settings.pgdata}",
                  settings.rooms.resolve())
@@ -141,7 +140,8 @@ async def serve(settings: Settings, *, host: str, port: int) -> int:
             await server.serve()
         finally:
             stop.set()
-            warming.cancel()
+            if warming is not None:
+                warming.cancel()
             await _drain(tasks)
     log.info("tickmark stopped")
     return 0

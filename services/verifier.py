@@ -43,17 +43,16 @@ _LABEL_WORD = re.compile(r"[a-z][a-z0-9&]{3,}")
 
 
 class RoomFacts:
-    """The facts a run read, grouped by metric: each claim takes its own metrics' rows, not a scan of all."""
+    """The facts a run read, grouped by metric: each claim takes its own metrics' rows, not a scan of
+    all. Each row keeps its place in the room's order, which the rules break ties by."""
 
     def __init__(self, facts: list[Fact]) -> None:
-        self.by_metric: dict[str, list[Fact]] = {}
-        self.labels: list[Fact] = []
-        self.position = {id(f): i for i, f in enumerate(facts)}
-        self._facts = facts  # keeps every fact alive while ``position`` is keyed by identity
-        for f in facts:
-            self.by_metric.setdefault(f.metric, []).append(f)
-            if is_label(f.metric):
-                self.labels.append(f)
+        self.by_metric: dict[str, list[tuple[int, Fact]]] = {}
+        self.labels: list[tuple[int, Fact]] = []
+        for row in enumerate(facts):
+            self.by_metric.setdefault(row[1].metric, []).append(row)
+            if is_label(row[1].metric):
+                self.labels.append(row)
 
 
 def claim_json(claim: Claim, verdict: Verdict | None) -> dict[str, Any]:
@@ -280,8 +279,7 @@ class Verifier:
         groups = [facts.by_metric.get(m, ()) for m in wanted if not is_label(m)]
         if any(is_label(m) for m in wanted):
             groups.append(facts.labels)
-        # In the room's own order: the rules break ties by it.
-        out = list(heapq.merge(*groups, key=lambda f: facts.position[id(f)]))
+        out = [f for _, f in heapq.merge(*groups, key=lambda row: row[0])]
         if claim.entity:
             # The rules read a named company's facts only (locate's first test): asked here once per
             # distinct name instead of once per fact and rule, a claim's cost stops growing with

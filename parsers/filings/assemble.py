@@ -113,7 +113,7 @@ class Assembler:
             if self.recent and self.recent[-1][0] == text:
                 self.recent.pop()
 
-    def emit_table(self, grid: Grid, bbox_page: int | None = None) -> None:
+    def emit_table(self, grid: Grid) -> None:
         section = self.tree.current
         title = ""
         # Six lines before the table are its caption; more are kept so that header rows a reader

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import asyncpg
 
-from services.jobs import Lane, enqueue, run_worker
+from services.jobs import enqueue, run_worker
 
 HERE = Path(__file__).resolve().parent
 
@@ -87,7 +87,7 @@ async def test_each_job_runs_once_when_two_workers_share_the_queue(pool: asyncpg
 
 
 async def _most_at_once(pg_dsn: str, pool: asyncpg.Pool, *, workers: int, slots: int, jobs: int,
-                        lanes: list[Lane] | None = None, entrypoints: tuple[str, ...] = ("slow",)) -> int:
+                        lanes: list[frozenset[str]] | None = None, entrypoints: tuple[str, ...] = ("slow",)) -> int:
     """Run ``jobs`` jobs of each entrypoint that each take 0.3 s; how many ran at the same time, at most."""
     async with pool.acquire() as conn:
         for name in entrypoints:
@@ -123,15 +123,11 @@ async def test_one_slot_runs_one_job_at_a_time_in_its_process(pool: asyncpg.Pool
 
 async def test_two_workers_with_one_slot_each_run_two_jobs_of_one_kind_at_once(pool: asyncpg.Pool, pg_dsn: str):
     # A job kind in a lane of its own is capped per process, not across the fleet.
-    assert await _most_at_once(pg_dsn, pool, workers=2, slots=1, jobs=6, lanes=[Lane(frozenset({"slow"}))]) == 2
+    assert await _most_at_once(pg_dsn, pool, workers=2, slots=1, jobs=6, lanes=[frozenset({"slow"})]) == 2
 
 
 async def test_a_lane_has_slots_of_its_own_beside_the_other_jobs(pool: asyncpg.Pool, pg_dsn: str):
     # One slot, two lanes: a parse-like job and a verify-like job run side by side in one process.
-    most = await _most_at_once(pg_dsn, pool, workers=1, slots=1, jobs=3, lanes=[Lane(frozenset({"bulk"}))],
+    most = await _most_at_once(pg_dsn, pool, workers=1, slots=1, jobs=3, lanes=[frozenset({"bulk"})],
                                entrypoints=("bulk", "urgent"))
     assert most == 2
-
-
-async def test_a_lane_can_have_more_slots_than_the_worker(pool: asyncpg.Pool, pg_dsn: str):
-    assert await _most_at_once(pg_dsn, pool, workers=1, slots=1, jobs=6, lanes=[Lane(frozenset({"slow"}), slots=3)]) == 3
