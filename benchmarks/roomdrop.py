@@ -141,8 +141,28 @@ def _copy_in(files: list[str], room_dir: Path) -> None:
         tmp.replace(dest)
 
 
+def _cpu_seconds(serve_pid: int) -> dict[str, float]:
+    """CPU seconds used so far by serve itself, its parser processes, PostgreSQL's processes and
+    this benchmark: where a drop's two cores went (a process that exited meanwhile is not counted)."""
+    import psutil
+
+    out = {"service": 0.0, "parsers": 0.0, "postgres": 0.0, "benchmark": 0.0}
+    try:
+        serve = psutil.Process(serve_pid)
+        parts = [("service", serve), *(("parsers", c) for c in serve.children(recursive=True))]
+    except psutil.Error:
+        parts = []
+    parts.append(("benchmark", psutil.Process()))
+    parts += [("postgres", p) for p in psutil.process_iter(["name"]) if p.info["name"] == "postgres"]
+    for kind, proc in parts:
+        with contextlib.suppress(psutil.Error):
+            t = proc.cpu_times()
+            out[kind] += t.user + t.system
+    return out
+
+
 async def _drop(client: httpx.AsyncClient, db: asyncpg.Connection, rooms: Path, receiver: _Receiver,
-                deck: bytes, files: list[str], label: str) -> dict[str, Any]:
+                deck: bytes, files: list[str], label: str, serve_pid: int) -> dict[str, Any]:
     room = f"drop-{label}-{uuid.uuid4().hex[:6]}"
     (rooms / room).mkdir()
     await wait_until(lambda: _has_room(client, room), 30, "the watcher to see the room")
@@ -155,11 +175,13 @@ async def _drop(client: httpx.AsyncClient, db: asyncpg.Connection, rooms: Path, 
     await asyncio.wait_for(opened.wait(), 30)
     await db.execute("DELETE FROM parse_cache")
     before = len(receiver.received)
+    cpu_before = _cpu_seconds(serve_pid)
     _copy_in(files, rooms / room)
     dropped = time.time()
     # Polled slowly: the timings come from the webhook and SSE arrivals, and a fast poll of the
     # database would take CPU from the drop it measures on a 2-core machine.
     await wait_until(lambda: _quiet(db, room, len(files)), 600, f"the {label} drop to settle", interval=0.5)
+    cpu = {k: round(v - cpu_before[k], 2) for k, v in _cpu_seconds(serve_pid).items()}
     await asyncio.sleep(0.5)
     stream.cancel()
     with contextlib.suppress(asyncio.CancelledError):
@@ -190,6 +212,7 @@ async def _drop(client: httpx.AsyncClient, db: asyncpg.Connection, rooms: Path, 
         "first_parsed_ms": ms(min(parsed)) if parsed else None,
         "last_parsed_ms": ms(max(parsed)) if parsed else None,
         "stages": stages,
+        "cpu_s": cpu,
     }
 
 
@@ -206,6 +229,8 @@ def _summarise_drops(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     for k in sorted({k for r in rounds for k in r["stages"]}):
         out.setdefault("stages_median", {})[k] = _median([r["stages"][k] for r in rounds if r["stages"].get(k)
                                                           is not None])
+    for k in sorted({k for r in rounds for k in r["cpu_s"]}):
+        out.setdefault("cpu_s_median", {})[k] = _median([r["cpu_s"][k] for r in rounds])
     for k in keys:
         out[k] = _median([r[k] for r in rounds if r[k] is not None])
         out[f"{k}_each"] = [r[k] for r in rounds]
@@ -274,7 +299,7 @@ async def _logged(path: Path, needle: str) -> bool:
     return needle in path.read_text(errors="replace") if path.exists() else False
 
 
-async def _bench(base: str, rooms: Path, dsn: str, work: Path, repeats: int, repeats_all: int,
+async def _bench(base: str, rooms: Path, dsn: str, work: Path, serve_pid: int, repeats: int, repeats_all: int,
                  parts: set[str]) -> dict[str, Any]:
     deck = gold_deck()
     ten = gold_room()[:10]
@@ -293,7 +318,7 @@ async def _bench(base: str, rooms: Path, dsn: str, work: Path, repeats: int, rep
                         continue
                     rounds = []
                     for _ in range(n):
-                        rounds.append(await _drop(client, db, rooms, receiver, deck, files, label))
+                        rounds.append(await _drop(client, db, rooms, receiver, deck, files, label, serve_pid))
                         print(f"drop {label}: {json.dumps(rounds[-1])}", file=sys.stderr, flush=True)
                     drop_rooms[label] = rounds[-1]["room"]
                     drops[label] = _summarise_drops(rounds)
@@ -367,7 +392,7 @@ def main() -> int:
     with serving("tickmark-bench-roomdrop-", TICKMARK_SETTLE_SECONDS=settle,
                  TICKMARK_WEBHOOK_ALLOW_LOOPBACK="1") as served:
         try:
-            out = asyncio.run(_bench(served.base, served.rooms, served.dsn, served.work, repeats, repeats_all,
+            out = asyncio.run(_bench(served.base, served.rooms, served.dsn, served.work, served.pid, repeats, repeats_all,
                                      parts))
         finally:
             shutil.rmtree(served.rooms, ignore_errors=True)

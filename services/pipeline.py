@@ -236,8 +236,8 @@ class Pipeline:
             if not slots:
                 return
             touched = []
-            for cand in await conn.fetch(query("reverify_candidates"), job.room, job.event_id):
-                if cand["read_after"]:
+            for cand in await conn.fetch(query("reverify_candidates"), job.room):
+                if cand["covers"] >= job.event_id:
                     continue  # that run already judged the deck against these facts
                 claims = await conn.fetch(query("run_claim_bodies"), cand["run_id"])
                 if any(touches(msgspec.json.decode(c["body"], type=Claim), c["entity_key"], slots) for c in claims):
@@ -250,18 +250,30 @@ class Pipeline:
     # ------------------------------------------------------------ helpers
 
     async def _reverify_deck(self, job: ReverifyJob, deck_id: int, deck_path: str, candidate: int) -> None:
-        """One deck's re-verification for one event, done here and now under the deck's lock."""
+        """One deck's re-verification for one event, done here and now under the deck's lock.
+
+        The run takes in every facts change of the room committed by now, so the jobs of the later
+        ones, waiting on this lock meanwhile, find them covered and stop.
+        """
         async with self._reverifier.locked(deck_id):
             async with self._pool.acquire() as conn, conn.transaction():
-                # Chosen under the lock: the run before this one may have finished a moment ago.
-                baseline = int(await conn.fetchval(query("latest_finished_run"), deck_id) or candidate)
-                run_id = await conn.fetchval(query("create_reverify_run"), job.room, deck_id, deck_path,
-                                             job.document_id, baseline, job.event_id)
-                if run_id is None:
-                    run_id = (await conn.fetchrow(query("find_reverify_run"), deck_id, job.event_id))["id"]
-                else:
+                run = await conn.fetchrow(query("find_reverify_run"), deck_id, job.event_id)
+                if run is None:
+                    # Chosen under the lock: the run before this one may have finished a moment ago.
+                    latest = await conn.fetchrow(query("latest_finished_run"), deck_id)
+                    if latest is not None and latest["covers"] >= job.event_id:
+                        return
+                    through = await conn.fetchval(query("last_facts_change"), job.room)
+                    run_id = await conn.fetchval(
+                        query("create_reverify_run"), job.room, deck_id, deck_path, job.document_id,
+                        int(latest["id"]) if latest is not None else candidate, job.event_id,
+                        max(int(through or 0), job.event_id))
+                    if run_id is None:  # another worker's job for this event made it first
+                        run_id = (await conn.fetchrow(query("find_reverify_run"), deck_id, job.event_id))["id"]
                     await self._bus.publish(DeckSubmitted(room=job.room, run_id=run_id, path=deck_path,
                                                           trigger="reverify", document_id=deck_id), conn)
+                else:
+                    run_id = run["id"]
                 run = await conn.fetchrow(query("run_for_job"), run_id)
                 data = await conn.fetchval(query("get_blob"), run["sha256"]) if run["sha256"] else None
             try:

@@ -17,6 +17,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import asyncpg
@@ -44,7 +45,23 @@ _DECKS_KEPT = 32
 _LOCK_POLL_S = 0.05
 
 
-def touches(claim: Claim, claim_entity_key: str | None, slots: set[Slot]) -> bool:
+class _Cause(msgspec.Struct, frozen=True):
+    """A document whose facts changed, as a re-verification takes it in."""
+
+    document_id: int
+    path: str | None
+    slots: frozenset[Slot]
+
+
+def _cause_of(claim: Claim, causes: list[_Cause], own: int | None) -> _Cause | None:
+    """The change a flip of ``claim`` is put down to: the latest whose slots it reads, else the run's
+    own cause (the room reads the claim otherwise now, say as another company's)."""
+    key = entity_key(claim.entity)
+    return next((c for c in reversed(causes) if touches(claim, key, c.slots)), None) or \
+        next((c for c in causes if c.document_id == own), None)
+
+
+def touches(claim: Claim, claim_entity_key: str | None, slots: AbstractSet[Slot]) -> bool:
     """Whether a changed set of fact slots can move this claim's verdict."""
     metrics = needed_metrics(claim)
     by_label = any(is_label(m) for m in metrics)
@@ -103,13 +120,11 @@ class Reverifier:
             if run["status"] in ("finished", "failed"):
                 return True
             room, baseline = run["room"], int(run["baseline_run_id"])
-            slots = {(r["entity_key"], r["metric"], r["period"])
-                     for r in await conn.fetch(query("changed_slots"), run["cause_document_id"])}
+            causes = await self._causes(conn, run_id, run["cause_document_id"])
             before = {r["claim_id"]: r for r in await conn.fetch(query("baseline_claims"), baseline)}
             progress = {r["claim_id"]: r["verdict"] for r in await conn.fetch(query("run_progress"), run_id)}
-            cause = await conn.fetchval(query("document_path"), run["cause_document_id"]) \
-                if run["cause_document_id"] else None
             await conn.execute(query("mark_run_running"), run_id)
+        slots = set().union(*(c.slots for c in causes))
 
         parsed = await self._read(deck_sha, data, run["deck_path"])
         if isinstance(parsed, ParseFailure):
@@ -128,12 +143,15 @@ class Reverifier:
         bodies: dict[str, dict[str, Any]] = {cid: json.loads(v) for cid, v in progress.items() if v}
         todo = [c for c in claims if c.id not in bodies]
         judge = [c for c in todo if moved(c)]
+        claims_by_id = {c.id: c for c in judge}
         keep = [c.id for c in todo if not moved(c)]
         async for body in self._verifier.judge_claims(run_id, room, judge):
             bodies[body["id"]] = body
             old = before.get(body["id"])
             if old is not None and old["verdict"] is not None and old["verdict"] != body["verdict"]:
-                await self._flip(run_id, room, baseline, run["cause_document_id"], cause, body, old["verdict"])
+                cause = _cause_of(claims_by_id[body["id"]], causes, run["cause_document_id"])
+                await self._flip(run_id, room, baseline, cause.document_id if cause else None,
+                                 cause.path if cause else None, body, old["verdict"])
         if keep:
             async with self._pool.acquire() as conn, conn.transaction():
                 copied = []
@@ -146,6 +164,20 @@ class Reverifier:
         await self._finish(run_id, room, run["deck_path"], parsed, bodies, started)
         log.info("re-verified run %s in place: %d of %d claims judged again", run_id, len(judge), len(claims))
         return True
+
+    @staticmethod
+    async def _causes(conn: asyncpg.Connection, run_id: int, cause_document_id: int | None) -> list[_Cause]:
+        """The documents whose facts the run takes in, oldest change first, each with its slots."""
+        rows = await conn.fetch(query("reverify_causes"), run_id)
+        if not rows and cause_document_id is not None:  # a run from before runs took in several
+            rows = [{"document_id": cause_document_id,
+                     "path": await conn.fetchval(query("document_path"), cause_document_id)}]
+        ids = list(dict.fromkeys(int(r["document_id"]) for r in rows))
+        slots: dict[int, set[Slot]] = {i: set() for i in ids}
+        for r in await conn.fetch(query("changed_slots_of"), ids):
+            slots[int(r["document_id"])].add((r["entity_key"], r["metric"], r["period"]))
+        latest = {int(r["document_id"]): r["path"] for r in rows}
+        return [_Cause(i, latest[i], frozenset(slots[i])) for i in ids]
 
     async def _read(self, sha: str, data: bytes, name: str) -> ParsedDeck | ParseFailure:
         parsed = self._decks.get(sha)

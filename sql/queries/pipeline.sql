@@ -37,8 +37,8 @@ RETURNING id;
 
 -- name: create_reverify_run
 INSERT INTO run (room, deck_document_id, deck_path, trigger, cause_document_id, baseline_run_id, cause_event_id,
-                 status)
-VALUES ($1, $2, $3, 'reverify', $4, $5, $6, 'queued')
+                 facts_through_event_id, status)
+VALUES ($1, $2, $3, 'reverify', $4, $5, $6, $7, 'queued')
 ON CONFLICT (deck_document_id, cause_event_id) WHERE trigger = 'reverify' DO NOTHING
 RETURNING id;
 
@@ -54,13 +54,10 @@ WHERE r.id = $1;
 UPDATE run SET status = 'running', started_at = coalesce(started_at, now()) WHERE id = $1;
 
 -- name: reverify_candidates
--- The latest finished run of each current deck in the room: what a new filing is compared against.
--- read_after: a full run submitted after event $2 committed read the room with its facts in (event
--- ids follow commit order, as publishing holds the log's lock until commit; a re-verification
--- judges only the claims its own cause touched, so it never counts).
+-- The latest finished run of each current deck in the room: what a new filing is compared against,
+-- with the last facts change that run already judged the deck against.
 SELECT DISTINCT ON (r.deck_document_id) r.id AS run_id, r.deck_document_id, r.deck_path,
-       r.trigger <> 'reverify' AND EXISTS (SELECT 1 FROM event e WHERE e.run_id = r.id
-                                           AND e.type = 'deck.submitted' AND e.id > $2) AS read_after
+       coalesce(tickmark_run_covers(r), 0) AS covers
 FROM run r JOIN document d ON d.id = r.deck_document_id
 WHERE r.room = $1 AND r.status = 'finished' AND d.kind = 'deck'
   AND d.superseded_by IS NULL AND d.status <> 'removed'
@@ -73,6 +70,19 @@ SELECT claim_id, entity_key, body::text AS body FROM claim WHERE run_id = $1;
 -- The fact slots a document version touches, with those of the versions it replaced.
 SELECT DISTINCT entity_key, metric, period FROM fact
 WHERE document_id = $1 OR document_id IN (SELECT id FROM document WHERE superseded_by = $1);
+
+-- name: changed_slots_of
+-- changed_slots of each document in $1, by document.
+SELECT DISTINCT c.id AS document_id, f.entity_key, f.metric, f.period
+FROM unnest($1::bigint[]) AS c(id)
+JOIN LATERAL (SELECT c.id AS version UNION ALL SELECT d.id FROM document d WHERE d.superseded_by = c.id) v ON true
+JOIN fact f ON f.document_id = v.version;
+
+-- name: last_facts_change
+-- The room's latest facts change (new facts, or a document removed): where a re-verification
+-- starting now stops taking changes in.
+SELECT max(id) FROM event
+WHERE room = $1 AND (type = 'facts.updated' OR (type = 'document.changed' AND (body->>'removed')::boolean));
 
 -- name: verdict_flips
 SELECT n.claim_id, b.verdict AS before, n.verdict AS after, n.reason, n.body->>'text' AS text

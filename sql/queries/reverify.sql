@@ -6,7 +6,21 @@ SELECT pg_try_advisory_lock(hashtextextended($1::text, 7411204));
 SELECT pg_advisory_unlock(hashtextextended($1::text, 7411204));
 
 -- name: latest_finished_run
-SELECT id FROM run WHERE deck_document_id = $1 AND status = 'finished' ORDER BY id DESC LIMIT 1;
+SELECT r.id, coalesce(tickmark_run_covers(r), 0) AS covers
+FROM run r WHERE r.deck_document_id = $1 AND r.status = 'finished' ORDER BY r.id DESC LIMIT 1;
+
+-- name: reverify_causes
+-- The facts changes a re-verification run takes in, oldest first: every one of its room after
+-- what its baseline had judged, up to its facts_through_event_id, and its own cause.
+SELECT e.id AS event_id, (e.body->>'document_id')::bigint AS document_id, d.path
+FROM run r JOIN run b ON b.id = r.baseline_run_id
+JOIN event e ON e.room = r.room
+  AND e.id > least(coalesce(tickmark_run_covers(b), 0), r.cause_event_id - 1)
+  AND e.id <= coalesce(r.facts_through_event_id, r.cause_event_id)
+LEFT JOIN document d ON d.id = (e.body->>'document_id')::bigint
+WHERE r.id = $1 AND e.body ? 'document_id'
+  AND (e.type = 'facts.updated' OR (e.type = 'document.changed' AND (e.body->>'removed')::boolean))
+ORDER BY e.id;
 
 -- name: reverify_run
 SELECT r.id, r.room, r.deck_path, r.status, r.baseline_run_id, r.cause_document_id, r.deck_document_id,

@@ -4,6 +4,7 @@ published as it is found, and filings that land together flip each claim once.""
 from __future__ import annotations
 
 import asyncio
+import re
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -99,19 +100,50 @@ async def test_a_filing_that_touches_one_slot_rejudges_that_claim_alone_and_keep
     assert verdicts == 3 and reached == 3, "the untouched claims keep their verdicts, and say so"
 
 
-async def test_filings_landing_together_flip_each_claim_once_against_the_latest_verdicts(core: Core):
+async def _reverify(core: Core, room: str, *changes: tuple[int, int]) -> None:
+    await asyncio.gather(*(core.pipeline.reverify_job(msgspec.json.encode(
+        ReverifyJob(room=room, document_id=doc, event_id=event))) for doc, event in changes))
+
+
+async def _flips(core: Core, room: str) -> list[tuple[str, str, str, str | None]]:
+    async with core.pool.acquire() as conn:
+        return [(r["claim_id"], r["before"], r["after"], r["path"]) for r in await conn.fetch(
+            "SELECT v.claim_id, v.before, v.after, d.path FROM verdict_change v "
+            "LEFT JOIN document d ON d.id = v.cause_document_id WHERE v.room = $1 ORDER BY v.claim_id", room)]
+
+
+def _without_net_income(html: bytes) -> bytes:
+    return re.sub(rb"<tr><td colspan=\"3\">Net income</td>.*?</tr>", b"", html)
+
+
+async def test_filings_landing_together_are_judged_in_one_run_that_names_each_flips_own_filing(core: Core):
     room = f"together-{uuid.uuid4().hex[:8]}"
-    await _ingest(core, room, "acme-10k.html", filing_html("840"))
-    await _first_run(core, room)
-    a = await _ingest(core, room, "acme-10k.html", filing_html("900"))
+    await _ingest(core, room, "acme-10k.html", _without_net_income(filing_html("840")))
+    first = await _first_run(core, room)
+    # The amended 10-K moves operating income and the 10-Q brings net income; both are in before
+    # either's re-verification starts, as when a drop's parses finish together.
+    a = await _ingest(core, room, "acme-10k.html", _without_net_income(filing_html("900")))
     b = await _ingest(core, room, "acme-10q.html", _OTHER_FILING.format(net_income="610").encode())
 
-    await asyncio.gather(*(core.pipeline.reverify_job(msgspec.json.encode(
-        ReverifyJob(room=room, document_id=doc, event_id=event))) for doc, event in (a, b)))
+    await _reverify(core, room, a, b)
+
+    async with core.pool.acquire() as conn:
+        runs = await conn.fetch("SELECT id, baseline_run_id FROM run WHERE room = $1 AND trigger = 'reverify'", room)
+    assert [r["baseline_run_id"] for r in runs] == [first], "one run took in both; the later job found it covered"
+    assert await _flips(core, room) == [("p1-c2", "contradicted", "supported", "acme-10k.html"),
+                                        ("p1-c3", "no-evidence", "supported", "acme-10q.html")]
+
+
+async def test_a_filing_after_a_re_verification_compares_against_it_and_flips_each_claim_once(core: Core):
+    room = f"after-{uuid.uuid4().hex[:8]}"
+    await _ingest(core, room, "acme-10k.html", filing_html("840"))
+    await _first_run(core, room)
+    await _reverify(core, room, await _ingest(core, room, "acme-10k.html", filing_html("900")))
+    await _reverify(core, room, await _ingest(core, room, "acme-10q.html",
+                                              _OTHER_FILING.format(net_income="610").encode()))
 
     async with core.pool.acquire() as conn:
         runs = await conn.fetch("SELECT id, baseline_run_id FROM run WHERE room = $1 AND trigger = 'reverify' "
                                 "ORDER BY id", room)
-        flips = await conn.fetch("SELECT claim_id, before, after FROM verdict_change WHERE room = $1", room)
     assert len(runs) == 2 and runs[1]["baseline_run_id"] == runs[0]["id"], "the second compares against the first"
-    assert [(f["claim_id"], f["before"], f["after"]) for f in flips] == [("p1-c2", "contradicted", "supported")]
+    assert await _flips(core, room) == [("p1-c2", "contradicted", "supported", "acme-10k.html")]
