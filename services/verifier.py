@@ -10,7 +10,7 @@ import logging
 import re
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -43,16 +43,40 @@ _LABEL_WORD = re.compile(r"[a-z][a-z0-9&]{3,}")
 
 
 class RoomFacts:
-    """The facts a run read, grouped by metric: each claim takes its own metrics' rows, not a scan of
-    all. Each row keeps its place in the room's order, which the rules break ties by."""
+    """The facts a run read, grouped by company and metric: each claim takes its own company's rows for
+    its own metrics, not a scan of all. Each row keeps its place in the room's order, which the rules
+    break ties by."""
 
     def __init__(self, facts: list[Fact]) -> None:
         self.by_metric: dict[str, list[tuple[int, Fact]]] = {}
         self.labels: list[tuple[int, Fact]] = []
+        self.by_entity: dict[str, dict[str, list[tuple[int, Fact]]]] = {}
+        self.labels_by_entity: dict[str, list[tuple[int, Fact]]] = {}
         for row in enumerate(facts):
-            self.by_metric.setdefault(row[1].metric, []).append(row)
-            if is_label(row[1].metric):
+            fact = row[1]
+            self.by_metric.setdefault(fact.metric, []).append(row)
+            self.by_entity.setdefault(fact.entity, {}).setdefault(fact.metric, []).append(row)
+            if is_label(fact.metric):
                 self.labels.append(row)
+                self.labels_by_entity.setdefault(fact.entity, []).append(row)
+
+    def rows(self, metrics: Sequence[str], entity: str | None) -> list[Fact]:
+        """The facts of ``metrics`` (any label metric: every label fact) in room order; of the
+        companies the room names as ``entity`` alone when one is given (as the rules read them)."""
+        exact = [m for m in metrics if not is_label(m)]
+        labels = len(exact) < len(metrics)
+        if entity:
+            groups = []
+            for name, by_metric in self.by_entity.items():
+                if same_entity(name, entity):
+                    groups += [by_metric.get(m, ()) for m in exact]
+                    if labels:
+                        groups.append(self.labels_by_entity.get(name, ()))
+        else:
+            groups = [self.by_metric.get(m, ()) for m in exact]
+            if labels:
+                groups.append(self.labels)
+        return [f for _, f in heapq.merge(*groups, key=lambda row: row[0])]
 
 
 def claim_json(claim: Claim, verdict: Verdict | None) -> dict[str, Any]:
@@ -275,17 +299,10 @@ class Verifier:
 
     @staticmethod
     def _facts_for(claim: Claim, facts: RoomFacts) -> list[Fact]:
-        wanted = needed_metrics(claim)
-        groups = [facts.by_metric.get(m, ()) for m in wanted if not is_label(m)]
-        if any(is_label(m) for m in wanted):
-            groups.append(facts.labels)
-        out = [f for _, f in heapq.merge(*groups, key=lambda row: row[0])]
-        if claim.entity:
-            # The rules read a named company's facts only (locate's first test): asked here once per
-            # distinct name instead of once per fact and rule, a claim's cost stops growing with
-            # the number of other companies in the room.
-            out = [f for f in out if same_entity(f.entity, claim.entity)]
-        return out
+        # The rules read a named company's facts only (locate's first test): asked here once per
+        # distinct name instead of once per fact and rule, a claim's cost stops growing with the
+        # number of other companies in the room.
+        return facts.rows(sorted(needed_metrics(claim)), claim.entity or None)
 
     def _passages(self, room: str, claim: Claim):  # type: ignore[no-untyped-def]
         words = claim.label or claim.metric or ""

@@ -175,13 +175,18 @@ def _member_words(member: str) -> tuple[str, ...]:
 
 def _basis_key(basis: str, metric: str, dimensions: dict[str, str] | None = None) -> str:
     """The basis family a figure belongs to; two figures are comparable when their keys match."""
+    return _basis_key_of(basis, metric, tuple(dimensions.values()) if dimensions else ())
+
+
+@lru_cache(maxsize=16384)
+def _basis_key_of(basis: str, metric: str, dimensions: tuple[str, ...]) -> str:
     low = (basis or "").strip().lower()
     if low.startswith("segment"):
         member = basis.rsplit(":", 1)[1] if ":" in basis else ""
         return "segment:" + " ".join(_member_words(member))
     if dimensions and low in ("", "gaap", "reported", "operating metric"):
         # A dimensioned fact is a slice (a segment, a product line), never the company total.
-        return "segment:" + " ".join(_member_words(" ".join(v.rsplit(":", 1)[-1] for v in dimensions.values())))
+        return "segment:" + " ".join(_member_words(" ".join(v.rsplit(":", 1)[-1] for v in dimensions)))
     if "constant" in low:
         return "constant-currency"
     if "organic" in low:
@@ -194,6 +199,7 @@ def _basis_key(basis: str, metric: str, dimensions: dict[str, str] | None = None
     return "non-GAAP" if ("non" in low and "gaap" in low) or "adjusted" in low else "reported"
 
 
+@lru_cache(maxsize=16384)
 def _same_basis(a: str, b: str) -> bool:
     if a == b:
         return True
@@ -248,10 +254,16 @@ _PRINTED_NUMBER = re.compile(r"\d[\d,]*(?:\.(\d+))?")
 
 
 def _half_unit(fact: Fact) -> Decimal:
-    m = _PRINTED_NUMBER.search(fact.as_printed or "")
+    """Half the unit of the last digit the fact prints: how far its printed figure may be from the truth."""
+    return _half_unit_of(fact.as_printed or "", fact.scale, fact.unit)
+
+
+@lru_cache(maxsize=32768)
+def _half_unit_of(as_printed: str, scale: int, unit: str) -> Decimal:
+    m = _PRINTED_NUMBER.search(as_printed)
     if not m:
         return _ZERO
-    return _in_points(Decimal(5).scaleb(fact.scale - len(m.group(1) or "") - 1), fact.unit)
+    return _in_points(Decimal(5).scaleb(scale - len(m.group(1) or "") - 1), unit)
 
 
 def _trim(value: Decimal) -> str:
@@ -387,7 +399,8 @@ def _scope(run: _Run) -> RuleOutcome:
 # ---------------------------------------------------------------- rule 2: locate
 
 
-def _uses(q: Question, metric: str) -> list[str]:
+@lru_cache(maxsize=16384)
+def _uses(q: Question, metric: str) -> tuple[str, ...]:
     uses = []
     if any(_same_metric(metric, p) for p in q.printed):
         uses.append("printed")
@@ -404,7 +417,7 @@ def _uses(q: Question, metric: str) -> list[str]:
         uses.append("num")
     if q.den and _same_metric(metric, q.den):
         uses.append("den")
-    return uses
+    return tuple(uses)
 
 
 def _locate(run: _Run) -> RuleOutcome:
