@@ -329,6 +329,9 @@ def _label_words(text: str) -> str:
 # Nouns that, right after a quantity's name, make the phrase another quantity that is counted.
 _COUNTED_NOUNS = frozenset("carloads passengers passenger miles units volumes tonnes tons barrels transactions "
                            "accounts locations stores days hours trips shipments orders".split())
+# The part of a balance due within a year, or after it: "current RPO" is not the whole RPO.
+_PORTION = frozenset({"current", "noncurrent", "non-current", "long-term", "short-term"})
+_LESS = re.compile(r"\s*(?:less|minus)\s+(?!than\b)[a-z]")
 _WEAK = {"basic", "diluted", "products", "services", "subscription", "profit", "sales", "cash", "eps"}
 
 
@@ -340,6 +343,7 @@ def _subject(text: str, companies: list[str]) -> _Subject:
     if not found:
         return _Subject(metric=None, label=label, segment=None)
     metric, start, end = found
+    m = by_id(metric)
     t = normalise_label(text)
     name = t[start:end]
     before = [w for w in re.split(r"[\s()]+", t[:start]) if w]
@@ -351,11 +355,16 @@ def _subject(text: str, companies: list[str]) -> _Subject:
         return _Subject(metric=None, label=label, segment=None)
     if name == "sales" and re.match(r"\s*(?:&|and)\s+marketing", after):
         return _Subject(metric=None, label=label, segment=None)
+    if _LESS.match(after) or {"less", "minus"} & set(before) or (
+            m is not None and m.instant and _PORTION & set(before)):
+        # "Subscription revenue less monthly cloud": what is left once a part is taken out is another
+        # quantity, as is a balance's current portion; the room prints either (if at all) under its
+        # own label.
+        return _Subject(metric=None, label=label, segment=None)
     follower = re.match(r"\s*([a-z][a-z-]{3,})\b", after)
     if follower and follower.group(1) in _COUNTED_NOUNS:
         # "Revenue carloads", "revenue passenger miles", "sales units": the name qualifies another quantity.
         return _Subject(metric=None, label=label, segment=None)
-    m = by_id(metric)
     if m is not None and m.unit == "count" and re.match(r"\s*(with|building|using|who|that|paying|spending|over|above|>)\b", after):
         return _Subject(metric=None, label=label, segment=None)
     segment = " ".join(qual) if qual else None

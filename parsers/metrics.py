@@ -88,8 +88,11 @@ REGISTRY: tuple[Metric, ...] = (
     _M("ebitda", ("ebitda",), basis="non-GAAP", alternates=("adjusted_ebitda", "operating_income")),
     _M("adjusted_ebitda", ("adjusted ebitda", "adj. ebitda", "adj ebitda"), basis="non-GAAP",
        alternates=("ebitda", "operating_income")),
-    _M("rpo", ("remaining performance obligations", "rpo", "current remaining performance obligations"),
+    _M("rpo", ("remaining performance obligations", "remaining performance obligation", "rpo"),
        ("RevenueRemainingPerformanceObligation",), instant=True),
+    # The part of RPO to be recognised within twelve months: a KPI of its own, never the whole RPO.
+    _M("crpo", ("current remaining performance obligations", "current remaining performance obligation",
+                "current rpo", "crpo"), instant=True),
     _M("arr", ("annual recurring revenue", "arr", "annualized recurring revenue"), basis="operating metric",
        alternates=("revenue", "subscription_revenue"), instant=True),
     _M("deferred_revenue", ("deferred revenue", "total deferred revenue", "contract liabilities"),

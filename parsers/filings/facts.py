@@ -27,8 +27,11 @@ __all__ = [
     "text_facts",
 ]
 
+# Words a row label adds to a quantity's name that state its basis (kept apart, by basis_from_text):
+# "Adjusted diluted earnings per share" is diluted EPS on a non-GAAP basis.
 _QUALIFIERS = re.compile(
-    r"\b(?:non-gaap|gaap|as reported|reported|measure|\(non-gaap\)|\(gaap\))\b|^total\s+|,?\s+net$|\s*\([^)]*\)\s*$",
+    r"\b(?:non-gaap|gaap|as reported|reported|measure|\(non-gaap\)|\(gaap\)|adjusted|adj\.|core|pro forma)(?:\b|(?<=\.))"
+    r"|^total\s+|,?\s+net$|\s*\([^)]*\)\s*$",
     re.I,
 )
 _PER_SHARE = re.compile(r"per (?:common |ordinary )?share|per diluted share|\beps\b", re.I)
@@ -67,7 +70,15 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
             return label_metric(f"{group} {label}"), basis
     if metric is None:
         return label_metric(f"{group} {label}" if g and len(normalise_label(label)) < 25 else label), basis
+    reg = by_id(metric)
+    if reg is not None and reg.instant and _CHANGE_ROW.search(f"{group} {label}"):
+        # "Deferred revenue" under "Changes in operating assets and liabilities" is the year's change,
+        # not the balance: read as the balance it would support a claim it has nothing to do with.
+        return label_metric(f"{group} {label}" if g else f"change in {label}"), basis
     return metric, basis
+
+
+_CHANGE_ROW = re.compile(r"\bchanges? in\b|\bincreases?\b|\bdecreases?\b|\(increase\)|\(decrease\)", re.I)
 
 
 def make_table(
@@ -251,6 +262,25 @@ def segment_row(label: str) -> tuple[str, str, bool] | None:
     return metric, " ".join(words), start > 0
 
 
+_EXCEPT_SCALE = re.compile(
+    r"\bexcept(?:\s+for)?\s+(?P<what>[a-z][^()]*?),?\s+(?:which\s+(?:is|are)\s+)?"
+    r"(?:presented|stated|shown|expressed|reported|given)?\s*in\s+(?P<scale>thousands|millions|billions)\b", re.I)
+_SCALE_WORDS = {"thousands": 3, "millions": 6, "billions": 9}
+
+
+def excepted_scale(caption: str, label: str, scale: int) -> int:
+    """The scale of a row the caption sets apart: "(in millions, except remaining performance
+    obligation, which is presented in billions)" puts that row in billions, the rest in millions."""
+    if "except" not in caption.lower():
+        return scale
+    row = normalise_label(label)
+    for m in _EXCEPT_SCALE.finditer(caption):
+        what = normalise_label(m.group("what"))
+        if what and row and (what in row or row in what):
+            return _SCALE_WORDS[m.group("scale").lower()]
+    return scale
+
+
 def _concept_words(concept: str) -> str:
     """ "us-gaap:AllocatedShareBasedCompensationExpense" as "allocated share based compensation expense"."""
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", concept.rsplit(":", 1)[-1]).lower()
@@ -300,6 +330,7 @@ def table_facts(
         shares = bool(_SHARES.search(context_words)) and (
             bool(_SHARE_COUNT.search(context_words)) or not _EPS_WORDS.search(context_words))
         per_share = not shares and (bool(_PER_SHARE.search(context_words)) or (reg is not None and reg.unit == "USD/share"))
+        row_scale = excepted_scale(table.scale_source, label, table.scale)
         for cell in row.cells:
             if cell.value is None or cell.column >= len(cols):
                 continue
@@ -311,6 +342,11 @@ def table_facts(
             basis = stated or "GAAP"
             dims: dict[str, str] = {}
             period, period_start, period_end = col.period, col.period_start, col.period_end
+            if reg is not None and reg.instant and period_start is not None:
+                # A balance under a "Three months ended" column is the balance at the quarter's end
+                # (supplementary tables print them beside the quarter's flows); as an instant it
+                # answers for the fiscal year that quarter closes too.
+                period_start = None
             if contexts and cell.context and cell.context in contexts:
                 ctx = contexts[cell.context]
                 dims = dict(ctx.dimensions)
@@ -348,9 +384,9 @@ def table_facts(
             elif kind == "shares" or (kind is None and (shares or _SHARES.search(header))):
                 unit, scale, currency = "shares", _shares_scale(table.scale, table.scale_source), None
             elif reg is not None and reg.unit == "count":
-                unit, scale, currency = "count", table.scale, None
+                unit, scale, currency = "count", row_scale, None
             else:
-                unit, scale, currency = "USD", table.scale, "USD"
+                unit, scale, currency = "USD", row_scale, "USD"
             value = cell.value.scaleb(scale) if scale else cell.value
             locator = f"{table.title}; row '{row.label or row.group}'; column '{header}'"
             page = page_of(cell) if page_of else table.page

@@ -9,6 +9,7 @@ import pytest
 from parsers.catalogue import RoomDocument, build_catalogue
 from parsers.claims import Proposal, extract_claims, prior_period, validate_proposals
 from parsers.model import Deck, Slide, TextBlock
+from parsers.quantities import is_label
 from parsers.resolve import resolve_claims
 
 
@@ -301,3 +302,17 @@ def test_proposals_that_repeat_a_deterministic_claim_are_not_duplicated() -> Non
 def test_a_table_header_is_its_first_row_that_prints_something(title, grid, want) -> None:
     parsed = extract_claims(_deck((title, [], grid)))
     assert [(c.metric, c.period) for c in parsed.claims] == want
+
+
+@pytest.mark.parametrize(("title", "grid", "derived", "plain", "plain_metric"), [
+    ("Globex Revenue Highlights", [["$ millions", "Q4FY25", "FY25"], ["Total Subscription Revenue", "$362", "$1,385"],
+                                   ["Total Subscription Revenue less monthly cloud", "$315", "$1,195"]],
+     "$315", "$362", "subscription_revenue"),
+    ("Initech Key Metrics", [["", "FY2023", "FY2024"], ["Revenue", "$9.1B", "$9.8B"],
+                             ["Revenue minus transaction costs", "$5.2B", "$5.6B"]],
+     "$5.6B", "$9.8B", "revenue"),
+])
+def test_a_quantity_less_a_part_is_another_quantity_not_the_whole(title, grid, derived, plain, plain_metric) -> None:
+    claims = {c.text: c for c in extract_claims(_deck((title, [], grid))).claims}
+    assert claims[plain].metric == plain_metric
+    assert is_label(claims[derived].metric), "read as its own label, never as the whole"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from parsers.filings import ixbrl_agreement, parse_filing, sniff
 from parsers.model import ParsedDocument, ParseFailure
 
@@ -147,6 +149,19 @@ def test_non_gaap_rows_get_non_gaap_basis():
     assert facts["operating_cash_flow"].basis == "GAAP"
 
 
+@pytest.mark.parametrize(("label", "metric"), [
+    ("Adjusted diluted earnings per share", "eps_diluted"),  # a card network's summary table
+    ("Core earnings per share", "eps_diluted"),  # a consumer-goods maker's own name for it
+    ("Adj. operating income", "operating_income"),
+])
+def test_a_row_named_adjusted_or_core_is_the_quantity_on_a_non_gaap_basis(label, metric):
+    body = f"""<div><b>Summary of Results</b></div><div>(in millions, except per share data)</div>
+    <table><tr><td></td><td>2024</td><td>2023</td></tr>
+    <tr><td>{label}</td><td>14.60</td><td>12.26</td></tr></table>"""
+    fact = next(f for f in _doc(body).facts if f.period == "FY2024")
+    assert (fact.metric, fact.basis) == (metric, "non-GAAP")
+
+
 IXBRL = """<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"
  xmlns:xbrli="http://www.xbrl.org/2003/instance" xmlns:xbrldi="http://xbrl.org/2006/xbrldi"><body>
 <div style="display:none"><ix:header><ix:hidden>
@@ -250,3 +265,91 @@ def test_markdown_pipe_tables_and_headings():
     assert isinstance(doc, ParsedDocument), doc
     rev = next(f for f in doc.facts if f.metric == "revenue" and f.period == "FY2025")
     assert rev.value == Decimal("1483296000") and doc.tables[0].scale == 3
+
+
+_CASH_FLOW_HTML = """
+<div><span style="font-weight:700">CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS</span></div>
+<div>(In thousands)</div>
+<table>
+<tr><td></td><td colspan="2">Three Months Ended April 30,</td><td colspan="2">Year Ended April 30,</td></tr>
+<tr><td></td><td>2024</td><td>2023</td><td>2024</td><td>2023</td></tr>
+<tr><td>Changes in operating assets and liabilities:</td><td></td><td></td><td></td><td></td></tr>
+<tr><td>Deferred revenue</td><td>111,406</td><td>77,747</td><td>134,595</td><td>95,616</td></tr>
+</table>
+"""
+
+_CASH_FLOW_MD = """# Globex Inc. Annual Report (Form 10-K)
+
+## Consolidated Statements of Cash Flows
+
+(in millions)
+
+| | Year Ended December 31, 2024 | Year Ended December 31, 2023 |
+|---|---|---|
+| Increase in contract liabilities | 412 | 380 |
+| (Increase) decrease in cash and cash equivalents | (55) | 71 |
+"""
+
+
+def test_a_balance_sheet_line_in_a_cash_flow_statement_is_its_change_not_the_balance():
+    html = _doc(_CASH_FLOW_HTML)
+    md = parse_filing(_CASH_FLOW_MD.encode(), "globex-10-K.md")
+    assert isinstance(md, ParsedDocument), md
+    for doc in (html, md):
+        balances = [f for f in doc.facts if f.metric in ("deferred_revenue", "cash")]
+        assert balances == [], [(f.metric, f.label, f.value) for f in balances]
+    assert {f.value for f in html.facts if "deferred revenue" in f.metric} == {
+        Decimal(111406000), Decimal(77747000), Decimal(134595000), Decimal(95616000)}, "kept, as the change"
+
+
+_SUPPLEMENTARY = """
+<div><span style="font-weight:700">Supplementary Information</span></div>
+<div>(In thousands)</div>
+<table>
+<tr><td></td><td colspan="2">Three Months Ended January 31,</td></tr>
+<tr><td></td><td>2025</td><td>2024</td></tr>
+<tr><td>Total revenue</td><td>382,078</td><td>328,062</td></tr>
+<tr><td>Total deferred revenue</td><td>852,004</td><td>694,139</td></tr>
+</table>
+"""
+
+
+def test_a_balance_under_a_quarter_column_is_the_balance_at_the_quarters_end():
+    doc = _doc(_SUPPLEMENTARY)
+    deferred = [f for f in doc.facts if f.metric == "deferred_revenue"]
+    revenue = [f for f in doc.facts if f.metric == "revenue"]
+    assert deferred and all(f.period_start is None and f.period_end is not None for f in deferred)
+    assert revenue and all(f.period_start is not None for f in revenue), "a flow keeps its quarter"
+
+
+_EXCEPTED_HTML = """
+<div>The following table sets forth selected balance sheet data (in millions, except remaining performance
+obligation, which is presented in billions):</div>
+<table>
+<tr><td></td><td>As of January 31, 2025</td><td>As of January 31, 2024</td></tr>
+<tr><td>Unearned revenue</td><td>20,743</td><td>19,003</td></tr>
+<tr><td>Remaining performance obligation</td><td>63.4</td><td>56.9</td></tr>
+</table>
+"""
+
+_EXCEPTED_MD = """# Globex Inc. Quarterly Report (Form 10-Q)
+
+## Key Business Metrics
+
+(in thousands, except annual recurring revenue, which is in millions)
+
+| | December 31, 2024 | December 31, 2023 |
+|---|---|---|
+| Customers | 12,400 | 10,900 |
+| Annual recurring revenue | 1,250 | 1,010 |
+"""
+
+
+def test_a_row_the_scale_caption_excepts_takes_the_scale_the_caption_gives_it():
+    html = _doc(_EXCEPTED_HTML)
+    md = parse_filing(_EXCEPTED_MD.encode(), "globex-10-Q.md")
+    assert isinstance(md, ParsedDocument), md
+    values = {(f.metric, f.value) for doc in (html, md) for f in doc.facts}
+    assert ("rpo", Decimal("63.4E9")) in values and ("rpo", Decimal("63.4E6")) not in values
+    assert ("arr", Decimal("1250E6")) in values
+    assert any(m == "label:unearned revenue" or m == "deferred_revenue" for m, v in values if v == Decimal("20743E6"))
