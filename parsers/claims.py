@@ -55,6 +55,9 @@ _TEAM = re.compile(
 # "Priya Raman, Analyst: covered 36 companies": a person's name and role lead a biography.
 _PERSON_TITLE = re.compile(r"^[A-Z][a-z]+(?:\s[A-Z]\.)?\s[A-Z][a-zA-Z'’-]+,\s*(?:[A-Z][\w&-]*\s?){1,5}[:\-–—]")
 _TEAM_TITLE = re.compile(r"\b(leadership|management|team|board|executives?|founders?)\b", re.I)
+_NON_GAAP_WORD = re.compile(r"\bnon[- ]?gaap\b", re.I)
+_GAAP_WORD = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
+_RECONCILIATION = re.compile(r"\breconcil|\bgaap\s+(?:to|and|vs\.?|versus)\s+non", re.I)
 _GUIDANCE_TITLE = re.compile(r"\b(guidance|outlook|targets?|forecast|long[- ]term model|projections?)\b", re.I)
 _PHONE = re.compile(r"(?:\+\d{1,3}[\s.-]?)?\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b")
 _ADDRESS = re.compile(
@@ -401,7 +404,8 @@ def _kind(clause: str, after: str, p: Printed, subject: _Subject, header: str = 
     return "value", None
 
 
-def _basis(text: str, subject: _Subject, unit: str) -> tuple[str, bool]:
+def _basis(text: str, subject: _Subject, unit: str, inherited: str | None = None) -> tuple[str, bool]:
+    """The claim's basis and whether the claim's own words state it; ``inherited`` is its slide's."""
     stated = basis_from_text(text)
     if stated:
         return stated, True
@@ -410,6 +414,9 @@ def _basis(text: str, subject: _Subject, unit: str) -> tuple[str, bool]:
     m = by_id(subject.metric) if subject.metric else None
     if m is not None and m.basis != "GAAP":
         return m.basis, False
+    if inherited:
+        # "GAAP operating loss" on a non-GAAP slide says its own basis.
+        return ("GAAP", True) if _GAAP_WORD.search(text) else (inherited, False)
     if subject.metric is None and unit == "count":
         return "operating metric", False
     return "GAAP", False
@@ -519,7 +526,13 @@ _SHARE_TAIL = re.compile(r"^\s*(.{2,60}?)\s+(?:share|portion|percent(?:age)?)\s+
 def _share_part(clause: str, p: Printed) -> str:
     """The part a share names: the words before its figure ("Services accounted for"), else the words
     between the figure and "share of" ("16% Greater China share of net sales")."""
-    head = _mask_figures(clause[: max(clause.find(p.text), 0)], [p]).strip(" :-–,")
+    at = clause.find(p.text)
+    if at >= 0:
+        head = _mask_figures(clause[:at], [p]).strip(" :-–,")
+    elif named := _SHARE_HEADER.search(clause):
+        head = clause[: named.start()].strip(" :-–,")  # a table row: "Subscription % of Total Revenue"
+    else:
+        head = ""
     while (m := _SHARE_VERB.search(head)) and m.start() < len(head):
         head = head[: m.start()].rstrip(" :-–,")
     words = [w for w in _label_words(_mask(head)).split() if w not in _GENERIC and not w.endswith(("'s", "’s"))]
@@ -532,7 +545,7 @@ def _share_part(clause: str, p: Printed) -> str:
 def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed: str, clause: str, after: str,
                 subject: _Subject, stated: _Stated | None, entity: str | None, bbox: BBox | None,
                 header: str = "", scale: int | None = None, unit: str | None = None, row: str = "",
-                column: str = "") -> Claim:
+                column: str = "", slide_basis: str | None = None) -> Claim:
     period = stated.period if stated else None
     kind, denom = _kind(clause, after, p, subject, header)
     if kind == "share" and (part := _share_part(clause, p)):
@@ -554,7 +567,7 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
         value, decimals, unit = value * 100, max(p.decimals - 2, 0), "percent"
         kind = "margin"
     u = unit or _unit(p, subject, clause)
-    basis, basis_stated = _basis(f"{clause} {header}", subject, u)
+    basis, basis_stated = _basis(f"{clause} {header}", subject, u, slide_basis)
     comparison = None
     if kind == "growth":
         comparison = prior_period(period, sequential=bool(_SEQUENTIAL.search(f"{clause} {header}")))
@@ -745,6 +758,10 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     if not any(periods):
         unread = set()  # no column names a period: the slide's or the deck's period speaks for them all
     guidance = bool(_GUIDANCE_TITLE.search(slide.title))
+    # "Non-GAAP Income Statement Highlights": a row that states no basis is on the slide's; a
+    # reconciliation prints both bases, and each of its rows says which.
+    slide_basis = "non-GAAP" if _NON_GAAP_WORD.search(f"{slide.title} {corner}") and \
+        not _RECONCILIATION.search(slide.title) else None
     claims: list[Claim] = []
     discards: list[Discard] = []
     previous = ""
@@ -798,7 +815,7 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 page=slide.page, n=start + len(claims) + 1, text=cell, p=p, bound=bound, printed=printed,
                 clause=label, after="", subject=subject, stated=stated, entity=slide_entity, bbox=box,
                 header=head if not _period(head) else _mask(head), scale=scale, unit=unit, row=row[0], column=grid[0][c]
-                if c < len(grid[0]) else "",
+                if c < len(grid[0]) else "", slide_basis=slide_basis,
             ))
     return claims, discards
 

@@ -333,6 +333,8 @@ class _Run:
     facts: list[tuple[Fact, str]] = field(default_factory=list)
     """(fact, use): use is ``printed``, ``alternate``, ``num``, ``den`` or ``base``."""
     candidates: list[_Candidate] = field(default_factory=list)
+    basis_fallback: str | None = None
+    """The basis the claim is judged on when the one it took from its slide is not in the room."""
     scale_shift: int = 0
     decision: _Decision | None = None
     decided_by: str = ""
@@ -357,7 +359,7 @@ class _Run:
 
     @property
     def claim_basis(self) -> str:
-        return _basis_key(self.claim.basis, self.q.metric)
+        return self.basis_fallback or _basis_key(self.claim.basis, self.q.metric)
 
     def label(self) -> str:
         return f"{self.entity} {self.period}".strip()
@@ -785,6 +787,11 @@ def _margin_change(run: _Run) -> list[_Candidate]:
 
 
 def _compute(run: _Run) -> RuleOutcome:
+    if not run.claim.basis_stated and run.claim_basis == "non-GAAP" and not any(
+            run.basis(f) == "non-GAAP" for f, _ in run.facts if _same_period(run.period, f)):
+        # Revenue on a "Non-GAAP Highlights" slide: the slide's basis was never the claim's own, and a
+        # quantity the room has on no other basis is the reported one.
+        run.basis_fallback = "reported"
     run.candidates = [_printed_candidate(run, f, u) for f, u in run.facts if u in ("printed", "alternate")]
     if run.q.kind == "value":
         return RuleOutcome("compute", "skip", "a value claim: nothing to compute")

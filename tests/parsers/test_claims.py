@@ -316,3 +316,25 @@ def test_a_quantity_less_a_part_is_another_quantity_not_the_whole(title, grid, d
     claims = {c.text: c for c in extract_claims(_deck((title, [], grid))).claims}
     assert claims[plain].metric == plain_metric
     assert is_label(claims[derived].metric), "read as its own label, never as the whole"
+
+
+@pytest.mark.parametrize(("row", "metric"), [
+    (["Subscription % of Total Revenue", "93%", "92%"], "subscription_revenue"),  # a SaaS results table
+    (["Services as a % of revenue", "22.1%", "24.6%"], "services_revenue"),  # a hardware maker's mix table
+])
+def test_a_table_row_names_the_part_of_a_share_before_its_percent_of(row, metric) -> None:
+    grid = [["$ millions", "Q4 FY2025", "FY2025"], ["Total revenue", "$388", "$1,483"], row]
+    claims = [c for c in extract_claims(_deck(("Revenue Highlights", [], grid))).claims if c.text == row[1]]
+    assert [(c.kind, c.metric, c.denominator) for c in claims] == [("share", metric, "revenue")]
+
+
+@pytest.mark.parametrize(("title", "row", "basis", "stated"), [
+    ("Non-GAAP Income Statement Highlights", ["Gross profit", "$299", "$1,138"], "non-GAAP", False),
+    ("Non-GAAP Financial Summary", ["Operating income", "$60", "$225"], "non-GAAP", False),
+    ("Non-GAAP Financial Summary", ["GAAP operating income", "$45", "$210"], "GAAP", True),
+    ("GAAP to Non-GAAP Reconciliation", ["Operating income", "$60", "$225"], "GAAP", False),
+])
+def test_a_row_that_states_no_basis_takes_its_slides_non_gaap_title(title, row, basis, stated) -> None:
+    grid = [["$ millions", "Q4 FY2025", "FY2025"], row]
+    claim = next(c for c in extract_claims(_deck((title, [], grid))).claims if c.text == row[1])
+    assert (claim.basis, claim.basis_stated) == (basis, stated)

@@ -362,3 +362,25 @@ def test_another_segments_figure_is_not_a_different_basis():
            fact("revenue", "FY2024", "37,855", basis="segment:Other"), fact("revenue", "FY2023", "33,591", basis="segment:Other"))
     v = verify(c, e)
     assert v.verdict == "contradicted" and "period shift" in v.reason
+
+
+def _on_a_non_gaap_slide(printed: str, metric: str, kind: str = "value"):
+    import msgspec
+
+    # As the deck extractor reads a row of a "Non-GAAP Highlights" table: the basis is the slide's.
+    return msgspec.structs.replace(claim(printed, metric, "FY2024", kind=kind), basis="non-GAAP", basis_stated=False)
+
+
+def test_a_slides_non_gaap_basis_is_checked_against_the_rooms_non_gaap_figure():
+    e = ev(ROOM, fact("operating_income", "FY2024", "123,216"),
+           fact("operating_income", "FY2024", "131,620", basis="non-GAAP", doc=PR), *REV)
+    assert verify(_on_a_non_gaap_slide("$131.6B", "operating_income"), e).verdict == "supported"
+    assert verify(_on_a_non_gaap_slide("$123.2B", "operating_income"), e).verdict == "different-basis"
+
+
+def test_a_quantity_the_room_has_only_as_reported_is_read_as_reported_on_a_non_gaap_slide():
+    e = ev(ROOM, fact("gross_profit", "FY2024", "180,683", basis="non-GAAP", doc=PR), *REV)
+    assert verify(_on_a_non_gaap_slide("$391.0B", "revenue"), e).verdict == "supported"
+    assert verify(_on_a_non_gaap_slide("$401.0B", "revenue"), e).verdict == "contradicted"
+    stated = claim("$391.0B", "revenue", "FY2024", basis="non-GAAP")  # the claim's own words say non-GAAP
+    assert verify(stated, e).verdict == "different-basis"
