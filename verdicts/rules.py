@@ -788,7 +788,7 @@ def _margin_change(run: _Run) -> list[_Candidate]:
 
 def _compute(run: _Run) -> RuleOutcome:
     if not run.claim.basis_stated and run.claim_basis == "non-GAAP" and not any(
-            run.basis(f) == "non-GAAP" for f, _ in run.facts if _same_period(run.period, f)):
+            run.basis(f) == "non-GAAP" for f, u in run.facts if u != "alternate" and _same_period(run.period, f)):
         # Revenue on a "Non-GAAP Highlights" slide: the slide's basis was never the claim's own, and a
         # quantity the room has on no other basis is the reported one.
         run.basis_fallback = "reported"

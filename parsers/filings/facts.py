@@ -58,7 +58,8 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
         loose = _QUALIFIERS.sub("", normalise_label(label)).strip(" ,")
         loose = re.sub(r"^(?:add|less|plus)[:\s]+", "", loose)
         if loose:
-            metric = find_metric(loose, exact=True)
+            # "GAAP research and development expense": the line, its basis kept apart.
+            metric = find_metric(loose, exact=True) or find_metric(re.sub(r"\s+expenses?$", "", loose), exact=True)
     if metric in ("eps_basic", "eps_diluted") and g and _SHARES.search(g) and not _PER_SHARE.search(g):
         return label_metric(f"{group} {label}"), basis
     if metric in ("eps_basic", "eps_diluted") and normalise_label(label) in ("basic", "diluted"):
@@ -66,7 +67,9 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
             return label_metric(f"{group} {label}"), basis
     if metric and g:
         gm = find_metric(group, exact=True)
-        if gm and gm != metric and gm != "revenue":
+        # A line under "Operating expenses:" is one of them; under another quantity's name it is a part
+        # of that one ("Automotive" under "Cost of revenues").
+        if gm and gm != metric and gm not in ("revenue", "operating_expenses"):
             return label_metric(f"{group} {label}"), basis
     if metric is None:
         return label_metric(f"{group} {label}" if g and len(normalise_label(label)) < 25 else label), basis

@@ -353,3 +353,16 @@ def test_a_row_the_scale_caption_excepts_takes_the_scale_the_caption_gives_it():
     assert ("rpo", Decimal("63.4E9")) in values and ("rpo", Decimal("63.4E6")) not in values
     assert ("arr", Decimal("1250E6")) in values
     assert any(m == "label:unearned revenue" or m == "deferred_revenue" for m, v in values if v == Decimal("20743E6"))
+
+
+@pytest.mark.parametrize(("group", "label", "metric"), [
+    ("Operating expenses:", "Research and development", "research_and_development"),  # a software release
+    ("", "GAAP research and development expense", "research_and_development"),  # its reconciliation table
+    ("", "Non-GAAP research and development expense", "research_and_development"),
+])
+def test_an_operating_expense_line_is_its_own_quantity_under_the_operating_expenses_heading(group, label, metric):
+    heading = f"<tr><td>{group}</td><td></td><td></td></tr>" if group else ""
+    body = f"""<div><b>Condensed Consolidated Statements of Operations</b></div><div>(in thousands)</div>
+    <table><tr><td></td><td>2024</td><td>2023</td></tr>{heading}
+    <tr><td>{label}</td><td>93,951</td><td>81,765</td></tr></table>"""
+    assert {f.metric for f in _doc(body).facts} == {metric}
