@@ -32,7 +32,7 @@ from parsers.entities import same_entity
 from parsers.metrics import basis_from_text, by_id
 from parsers.model import Claim, Fact, FactSource
 from parsers.numbers import parse_printed, scale_name
-from parsers.periods import MONTHS, label_for_span, parse_fye, period_from_text
+from parsers.periods import MONTHS, bare_quarter, label_for_span, parse_fye, period_from_text
 from parsers.quantities import growth_metric, is_label, label_text, quantity, root_metric
 from parsers.question import Question, question
 from verdicts.model import Citation, Coverage, Evidence, RuleOutcome, Verdict
@@ -938,6 +938,14 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"{_fmt(primary.value, run.dim)} ({_where(primary)}), of another magnitude than "
                            f"{printed}: not taken as the same quantity.",
                            cited=[(f, "other-basis") for f, _ in primary.inputs])
+        if shifted is not None and not run.scale_shift and _heading_names(run.claim, shifted.period):
+            # "Q4 and FY24 Results At a Glance": the figure's period was the heading's, which names
+            # the quarter as well as the year, and the quarter's figure is the one printed.
+            return _decide(run, "basis", "supported",
+                           f"{run.entity} {subject} for {shifted.period} is {_fmt(shifted.value, run.dim)} "
+                           f"({_where(shifted)}), matching {printed}; the claim takes its period from "
+                           f"{run.claim.resolution.period}, which names {shifted.period} as well as {run.period}.",
+                           found=shifted.value, band=_band_of(run, shifted), cited=list(shifted.inputs))
         reason = (f"{run.entity} {subject} for {run.period} is {_fmt(primary.value, run.dim)} ({_where(primary)}), "
                   f"not {printed}")
         if run.scale_shift:
@@ -959,6 +967,20 @@ def _basis(run: _Run) -> RuleOutcome:
                    f"The room has no {_basis_name(claim_basis, name)} for {run.label()}, only figures on other bases "
                    f"that do not match ({seen}).",
                    cited=[(f, "other-basis") for c in other[:3] for f, _ in c.inputs])
+
+
+def _heading_names(claim: Claim, period: str) -> bool:
+    """Whether the slide title or subtitle the claim took its period from also names ``period``
+    ("Q4 and FY24 Results" names Q4 FY2024 and FY2024); a period the claim's own words state is
+    never widened."""
+    where, text = claim.resolution.period or "", claim.resolution.period_text or ""
+    if not where.startswith(("slide title", "slide subtitle")) or not text:
+        return False
+    year = _norm_period(period_from_text(text) or "")
+    named = {year}
+    if (q := bare_quarter(text)) and year.startswith("FY"):
+        named.add(f"Q{q} {year}")
+    return _norm_period(period) in named
 
 
 def _another_magnitude(claimed: Decimal, found: Decimal) -> bool:

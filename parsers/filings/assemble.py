@@ -10,7 +10,7 @@ from parsers.entities import printed_names
 from parsers.filings.facts import growth_facts, make_table, table_facts, text_facts
 from parsers.filings.ixbrl import Context, XbrlFact, fact_from
 from parsers.filings.sections import SectionTree, chunk_passages, heading_level, short_hash
-from parsers.filings.tables import Grid
+from parsers.filings.tables import Grid, split_stacked
 from parsers.model import DocumentInfo, Fact, ParsedDocument, Passage, Table
 from parsers.numbers import scale_from_caption
 from parsers.periods import FiscalYearEnd, dates_in
@@ -181,9 +181,10 @@ class Assembler:
             if scale == -1:
                 # SEC statements often state "in millions" once for the whole financial section.
                 scale, source = convention, f"document convention: most tables say {convention}" if convention else "default"
-            t = make_table(grid, tid, section, ttitle, scale, source, fye, page)
-            tables.append(t)
-            facts.extend(table_facts(t, entity, contexts, tag_units=tag_units, fye=fye))
+            for i, block in enumerate(split_stacked(grid)):
+                t = make_table(block, tid if i == 0 else f"{tid}.{i}", section, ttitle, scale, source, fye, page)
+                tables.append(t)
+                facts.extend(table_facts(t, entity, contexts, tag_units=tag_units, fye=fye))
         # The period the document's statements report most, with its dates: a schedule's later years
         # (debt maturities) are not the document's period.
         top = main_periods(facts)[:1]

@@ -71,6 +71,8 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
         # of that one ("Automotive" under "Cost of revenues").
         if gm and gm != metric and gm not in ("revenue", "operating_expenses"):
             return label_metric(f"{group} {label}"), basis
+    if metric is None and g and find_metric(group, exact=True) == "revenue":
+        metric = find_metric(f"{label} revenue", exact=True)  # "Cloud" under "Revenue:"
     if metric is None:
         return label_metric(f"{group} {label}" if g and len(normalise_label(label)) < 25 else label), basis
     reg = by_id(metric)
@@ -79,6 +81,26 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
         # not the balance: read as the balance it would support a claim it has nothing to do with.
         return label_metric(f"{group} {label}" if g else f"change in {label}"), basis
     return metric, basis
+
+
+def _row_metric_of(row: Row, label: str, entity: str) -> tuple[str, str | None]:
+    """row_metric for a table row of ``entity``'s filing."""
+    metric, stated = row_metric(label, row.group if row.label else "")
+    if is_label(metric) and row.label and (plain := _without_own_name(row.label, entity)):
+        # "Elastic Cloud" under "Revenue" in Elastic's release is its cloud revenue.
+        own_metric, own_stated = row_metric(plain, row.group)
+        if not is_label(own_metric):
+            return own_metric, own_stated or stated
+    return metric, stated
+
+
+def _without_own_name(label: str, entity: str) -> str | None:
+    """A row label without the filer's own name in front ("Elastic Cloud" -> "Cloud"), else None."""
+    first = entity.split()[0].strip(",.").lower() if entity.strip() else ""
+    words = label.split()
+    if len(first) < 3 or len(words) < 2 or words[0].strip(",.").lower() != first:
+        return None
+    return " ".join(words[1:])
 
 
 _CHANGE_ROW = re.compile(r"\bchanges? in\b|\bincreases?\b|\bdecreases?\b|\(increase\)|\(decrease\)", re.I)
@@ -199,7 +221,7 @@ def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None,
         if grow is not None:
             metric, stated = grow
         else:
-            metric, stated = row_metric(label, row.group if row.label else "")
+            metric, stated = _row_metric_of(row, label, entity)
             if is_label(metric) and normalise_label(label) == "total":
                 metric = title_metric(table.title) or metric
             reg = by_id(metric)
@@ -318,7 +340,7 @@ def table_facts(
         label = row.label or row.group
         if not label:
             continue
-        metric, stated = row_metric(label, row.group if row.label else "")
+        metric, stated = _row_metric_of(row, label, entity)
         reg = by_id(metric)
         context_words = f"{row.group} {label}"
         if stated is None and non_gaap_table and not (reg and reg.concepts) and not _GAAP_WORD.search(label):

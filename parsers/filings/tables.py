@@ -15,7 +15,7 @@ import msgspec
 
 from parsers.numbers import parse_cell_number, scale_from_caption
 
-__all__ = ["Grid", "GridRow", "RawCell", "build_grid", "clean_text", "split_footnote"]
+__all__ = ["Grid", "GridRow", "RawCell", "build_grid", "clean_text", "split_footnote", "split_stacked"]
 
 
 class RawCell(msgspec.Struct, array_like=True):
@@ -233,3 +233,34 @@ def build_grid(rows: list[list[RawCell]]) -> Grid | None:
             bbox = _union(bbox, c.bbox)
         out_rows.append(GridRow(label, cells, group, footnote, bbox))
     return Grid(headers, out_rows, captions)
+
+
+def _restates_header(row: GridRow) -> bool:
+    """A body row that holds no figure and names whole periods ("Year Ended April 30, 2024"): the
+    header of the block below it. A bare date under a header above ("January 28, 2023" below
+    "Twelve Months Ended") continues that header instead."""
+    if row.label and not (_PERIOD_WORDS.search(row.label) or _is_headerish(row.label)):
+        return False
+    texts = [c.text for c in row.cells]
+    return bool(texts) and all(c.value is None for c in row.cells) and \
+        any(_PERIOD_WORDS.search(t) and _YEAR.search(t) for t in texts)
+
+
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+
+
+def split_stacked(grid: Grid) -> list[Grid]:
+    """A table that stacks period blocks ("Three Months Ended ..." rows, then a "Year Ended ..." header
+    row and the same rows again) as one grid per block, each with its own column headers; without
+    this the year's figures were read under the quarter's header."""
+    blocks = [Grid(grid.headers, [], grid.captions)]
+    for row in grid.rows:
+        if _restates_header(row) and blocks[-1].rows:
+            headers: list[list[str]] = [[] for _ in grid.headers]
+            for c in row.cells:
+                if c.column < len(headers):
+                    headers[c.column] = [c.text]
+            blocks.append(Grid(headers, [], grid.captions))
+            continue
+        blocks[-1].rows.append(row)
+    return [b for b in blocks if b.rows] or [grid]

@@ -366,3 +366,54 @@ def test_an_operating_expense_line_is_its_own_quantity_under_the_operating_expen
     <table><tr><td></td><td>2024</td><td>2023</td></tr>{heading}
     <tr><td>{label}</td><td>93,951</td><td>81,765</td></tr></table>"""
     assert {f.metric for f in _doc(body).facts} == {metric}
+
+
+_STACKED_HTML = """
+<div><b>Supplemental Revenue Information</b></div><div>(in thousands)</div>
+<table>
+<tr><td></td><td>Three Months Ended December 31, 2024</td><td>% Change Year Over Year</td></tr>
+<tr><td>Revenue</td><td></td><td></td></tr>
+<tr><td>Cloud</td><td>$147,980</td><td>32%</td></tr>
+<tr><td>Total revenue</td><td>$334,999</td><td>20%</td></tr>
+<tr><td></td><td>Year Ended December 31, 2024</td><td>% Change Year Over Year</td></tr>
+<tr><td>Cloud</td><td>$547,520</td><td>29%</td></tr>
+<tr><td>Total revenue</td><td>$1,267,321</td><td>19%</td></tr>
+</table>
+"""
+
+_STACKED_MD = """# Globex Inc. Quarterly Results
+
+## Revenue by quarter and year
+
+(in millions)
+
+| | Three Months Ended December 31, 2024 | Change |
+|---|---|---|
+| Total revenue | 2,410 | 12% |
+| | Year Ended December 31, 2024 | Change |
+| Total revenue | 9,120 | 10% |
+"""
+
+
+def test_a_table_that_restates_its_header_mid_way_reads_each_block_under_its_own_periods():
+    html = _doc(_STACKED_HTML)
+    md = parse_filing(_STACKED_MD.encode(), "globex-release.md")
+    assert isinstance(md, ParsedDocument), md
+    revenue = {(f.period, f.value) for doc in (html, md) for f in doc.facts if f.metric == "revenue"}
+    assert revenue == {("Q4 FY2024", Decimal("334999E3")), ("FY2024", Decimal("1267321E3")),
+                       ("Q4 FY2024", Decimal("2410E6")), ("FY2024", Decimal("9120E6"))}
+    growth = {(f.period, f.value) for f in md.facts if f.metric == "growth:revenue"}
+    assert growth == {("Q4 FY2024", Decimal(12)), ("FY2024", Decimal(10))}
+
+
+@pytest.mark.parametrize(("group", "label", "metric"), [
+    ("Revenue", "Acme Cloud", "cloud_revenue"),  # the filer's own name for its cloud line
+    ("Revenues:", "Cloud", "cloud_revenue"),
+    ("", "Acme Cloud", "label:acme cloud"),  # not under revenue: nothing says it is revenue
+])
+def test_a_line_under_revenue_named_for_a_kind_of_revenue_is_that_revenue(group, label, metric):
+    heading = f"<tr><td>{group}</td><td></td><td></td></tr>" if group else ""
+    body = f"""<div><b>Revenue</b></div><div>(in millions)</div>
+    <table><tr><td></td><td>2024</td><td>2023</td></tr>{heading}
+    <tr><td>{label}</td><td>548</td><td>424</td></tr></table>"""
+    assert {f.metric for f in _doc(body).facts} == {metric}

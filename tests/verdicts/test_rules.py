@@ -384,3 +384,33 @@ def test_a_quantity_the_room_has_only_as_reported_is_read_as_reported_on_a_non_g
     assert verify(_on_a_non_gaap_slide("$401.0B", "revenue"), e).verdict == "contradicted"
     stated = claim("$391.0B", "revenue", "FY2024", basis="non-GAAP")  # the claim's own words say non-GAAP
     assert verify(stated, e).verdict == "different-basis"
+
+
+def _period_from(c, where: str, text: str):
+    import msgspec
+
+    from parsers.model import Resolution
+
+    return msgspec.structs.replace(c, resolution=Resolution(period=f"{where} '{text}'", period_text=text))
+
+
+_RELEASE = [cov(PR, "Acme Inc.", "Q4 FY2024", "FY2024", "Q4 FY2023", "FY2023"), *ROOM]
+
+
+@pytest.mark.parametrize(("title", "printed", "metric", "kind", "facts"), [
+    # A software maker's "at a glance" slide: the quarter's growth rate under a quarter-and-year title.
+    ("Q4 and FY24 Results At a Glance", "32%", "cloud_revenue", "growth",
+     [fact("growth:cloud_revenue", "Q4 FY2024", "32%", 0, unit="percent", doc=PR),
+      fact("growth:cloud_revenue", "FY2024", "29%", 0, unit="percent", doc=PR)]),
+    # A retailer's highlights: the quarter's net sales under "Fourth Quarter and Fiscal 2024".
+    ("Fourth Quarter and Fiscal 2024 Highlights", "$38.3B", "revenue", "value",
+     [fact("revenue", "Q4 FY2024", "38,347", doc=PR), *REV]),
+])
+def test_a_figure_for_the_quarter_a_quarter_and_year_heading_names_is_supported_not_a_period_shift(
+        title, printed, metric, kind, facts):
+    c = claim(printed, metric, "FY2024", kind=kind, comparison="FY2023" if kind == "growth" else None)
+    e = ev(_RELEASE, *facts)
+    heading = verify(_period_from(c, "slide title", title), e)
+    assert heading.verdict == "supported" and "Q4 FY2024" in heading.reason, heading.reason
+    own = verify(_period_from(c, "row label", "FY2024"), e)  # the claim's own words name the year
+    assert own.verdict == "contradicted" and "period shift" in own.reason, own.reason
