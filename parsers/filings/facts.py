@@ -477,7 +477,7 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
     cues = list(_TEXT_CUE.finditer(text))
     money = _MONEY_SIGN.search(text) is not None
     counted = _COUNTED.search(text) is not None
-    if not (cues or money or counted):
+    if not (cues or money or counted or _HEAD_COUNT_WORD.search(text)):
         return out  # no figure below could be read: most of a filing's sentences, skipped before their period
     # A sentence that names no period speaks for its heading ("Full Fiscal 2025 Financial Highlights").
     period = period_from_text(text, fye) or _heading_period(section_title, fye) or default_period
@@ -503,6 +503,8 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
 
     if counted:
         out.extend(_counted_facts(text, fact))
+    if _HEAD_COUNT_WORD.search(text):
+        out.extend(_head_count_facts(text, fact))
     if money:
         out.extend(_amount_of_facts(text, fact))
     figures = []
@@ -523,8 +525,8 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         if metric is None:
             continue
         reg = by_id(metric)
-        if reg is not None and (reg.unit == "percent") != (p.unit == "percent"):
-            continue
+        if reg is not None and ((reg.unit == "percent") != (p.unit == "percent") or (reg.unit == "count" and p.currency)):
+            continue  # "customers with annual contract value of over $100,000" is not a count of $100,000
         if _PER_SHARE_AFTER.match(text, p.end) and (reg is None or reg.unit != "USD/share"):
             continue  # "a cash dividend of $0.25 per share" is not cash
         if p.unit == "percent":
@@ -570,6 +572,37 @@ _AMOUNT_OF = re.compile(
     r"\s+of\s+(?P<name>[A-Za-z][\w()&'’ -]{2,60}?)(?=\s+(?:due|in|during|for|from|as|related|which|that|and|was|were|"
     r"under|compared)\b|\s*[,.;]|\s*$)")
 _NOT_SLICE = frozenset("total net our the its their consolidated gaap reported annual quarterly".split())
+
+
+# People and accounts a company counts: "a global workforce of 74,067 employees", "Headcount was
+# 74,067", "301.6 million paid memberships". A bound ("more than 10,000 customers") is not the count.
+_HEAD_COUNT_WORD = re.compile(r"\b(?:employees|headcount|customers|paid memberships|paid members|subscribers)\b", re.I)
+_COUNT_FIG = r"(?P<fig>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:\s+(?:thousand|million|billion))?)"
+_COUNT_BOUND = re.compile(r"(?:more than|over|at least|nearly|almost|up to|under|fewer than|less than)\s*$", re.I)
+_COUNT_AFTER = re.compile(
+    r"(?<![\d$.,])" + _COUNT_FIG + r"\s+(?P<noun>(?:full-time\s+)?(?:employees|paid memberships|paid members|"
+    r"customers|subscribers))\b(?!\s+(?:with|building|using|who|that|paying|spending|over|above|in|on|of)\b)",
+    re.I)
+_COUNT_BEFORE = re.compile(
+    r"\b(?P<noun>headcount|(?:total\s+)?employees|paid memberships|(?:total\s+)?customers|subscribers)\s+"
+    r"(?:was|were|of|totaled|totalled|reached|stood at)\s+(?:approximately\s+|about\s+|roughly\s+)?(?<![\d$.,])"
+    + _COUNT_FIG + r"(?![\d.,]*\s*%)", re.I)
+
+
+def _head_count_facts(text: str, make) -> list[Fact]:
+    out = []
+    for pattern in (_COUNT_AFTER, _COUNT_BEFORE):
+        for m in pattern.finditer(text):
+            if pattern is _COUNT_AFTER and _COUNT_BOUND.search(text[max(0, m.start() - 14):m.start()]):
+                continue
+            metric = find_metric(m.group("noun"))
+            reg = by_id(metric) if metric else None
+            p = next(iter(parse_printed(m.group("fig"))), None)
+            if reg is None or reg.unit != "count" or p is None:
+                continue
+            p = msgspec.structs.replace(p, start=m.start("fig"), end=m.end("fig"))
+            out.append(make(metric, p, reg.basis, "count", p.value.scaleb(p.scale) if p.scale else p.value, None))
+    return out
 
 
 def _counted_facts(text: str, make) -> list[Fact]:

@@ -417,3 +417,25 @@ def test_a_line_under_revenue_named_for_a_kind_of_revenue_is_that_revenue(group,
     <table><tr><td></td><td>2024</td><td>2023</td></tr>{heading}
     <tr><td>{label}</td><td>548</td><td>424</td></tr></table>"""
     assert {f.metric for f in _doc(body).facts} == {metric}
+
+
+@pytest.mark.parametrize(("sentence", "metric", "value"), [
+    ("We had a global workforce of 74,067 employees as of December 31, 2024.", "employees", Decimal(74067)),
+    ("Headcount was 74,067 as of December 31, 2024, an increase of 10% year-over-year.", "employees", Decimal(74067)),
+    ("As of December 31, 2024, we had approximately 3,537 employees.", "employees", Decimal(3537)),
+    ("We ended the year with 301.6 million paid memberships at December 31, 2024.", "paid_memberships",
+     Decimal("301.6E6")),
+])
+def test_a_sentence_that_counts_people_or_members_gives_that_count(sentence, metric, value):
+    doc = _doc(f"<div><b>Human Capital</b></div><p>{sentence}</p>")
+    assert [(f.metric, f.value) for f in doc.facts if f.source.kind == "text"] == [(metric, value)]
+
+
+@pytest.mark.parametrize("sentence", [
+    "As of December 31, 2024, we had more than 10,000 customers in 150 countries.",  # a bound
+    "As of December 31, 2024, we had 1,510 customers with annual contract value over $100,000.",  # a subset
+    "As of December 31, 2024, over 2,000 customers used the platform.",
+])
+def test_a_bound_or_a_subset_of_customers_is_not_the_customer_count(sentence):
+    doc = _doc(f"<div><b>Customers</b></div><p>{sentence}</p>")
+    assert [f for f in doc.facts if f.metric == "customers"] == []
