@@ -105,7 +105,7 @@ _MASKS = [
 _GROWTH = re.compile(
     r"\b(up|down|grew|grow|growth|growing|increase[sd]?|decrease[sd]?|declined?|declines|rose|fell|"
     r"y/y|yoy|y-o-y|year[- ]over[- ]year|year[- ]on[- ]year|q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?|"
-    r"change|cagr|expanded|improved)\b",
+    r"change|cagr|expanded|improved|(?:more|higher|lower|less) than (?:a|the prior|the previous) year(?: earlier| ago)?)\b",
     re.I,
 )
 _DOWN = re.compile(r"\b(down|decrease[sd]?|declined?|declines|fell|contract(?:ed|ion))\b", re.I)
@@ -510,6 +510,12 @@ def _clause(text: str, p: Printed) -> tuple[str, int]:
     for m in re.finditer(r"[;,]\s+(?=\D)|\s+(?:and|while|with|vs\.?|versus|compared (?:to|with)|against)\s+(?=[\d$~(])",
                          text):
         cuts.append(m.end())
+    for m in re.finditer(r"\s+and\s+(?=[A-Z][a-z])", text):
+        # "iPhone net sales were $44.6 billion and Services net sales reached $27.4 billion": a figure
+        # before the "and" ends the first clause; the capital starts another quantity's.
+        if any(ch.isdigit() for ch in text[max(c for c in cuts if c <= m.start()):m.start()]):
+            cuts.append(m.end())
+    cuts.sort()
     cuts.append(len(text) + 1)
     for a, b in zip(cuts, cuts[1:]):
         if a <= p.start < b:
@@ -642,7 +648,12 @@ def _mask_figures(text: str, figs: list[Printed]) -> str:
 
 # A sentence ends at ". " before a capital, a quote or a bracket; "U.S. comparable sales" and
 # "$94.0 billion" do not end one.
-_SENTENCE = re.compile(r"(?<=[a-z0-9%)\]][.!?])\s+(?=[A-Z\"“(])")
+# A sentence starts with a capital, or with a brand's lower-case letter before one ("iPhone", "eBay").
+_SENTENCE = re.compile(r"(?<=[a-z0-9%)\]][.!?])\s+(?=[A-Z\"“(]|[a-z][A-Z])")
+
+
+# A sentence that speaks of the one before it: "That was 10% more than a year earlier."
+_ANAPHOR = re.compile(r"^\s*(?:that|this|it)\s+(?:was|is|were|represented|represents|marked|reflected)\b", re.I)
 
 
 def _sentences(text: str) -> list[str]:
@@ -660,16 +671,31 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stat
     paragraph_period = _stated("its paragraph", block.text, _mask_figures(block.text, _figures(block.text)), whole=True)
     claims: list[Claim] = []
     discards: list[Discard] = []
+    lent_part = None
+    antecedent: _Subject | None = None
     for sentence in sentences:
         got, why = _text_claims(sentence, block, slide, ctx, slide_period, paragraph_entity, paragraph_period,
-                                start + len(claims))
+                                start + len(claims), lent_part, antecedent if _ANAPHOR.match(sentence) else None)
         claims += got
         discards += why
+        if figs := _figures(sentence):
+            clause, off = _clause(sentence, figs[0])
+            named = _subject(_mask_figures(clause, [msgspec.structs.replace(
+                figs[0], start=figs[0].start - off, end=figs[0].end - off)]), ctx.companies)
+            antecedent = named if named.metric is not None else antecedent
+        # "In its fiscal third quarter, net sales were $94.0 billion. iPhone net sales were $44.6
+        # billion.": the quarter a sentence names holds for the sentences after it that name none.
+        masked = _mask_figures(sentence, _figures(sentence))
+        if own := bare_part(_mask(masked)):
+            lent_part = own
+        elif _stated("its sentence", sentence, masked, whole=True):
+            lent_part = None
     return claims, discards
 
 
 def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stated | None,
-                 outer_entity: str | None, outer_period: _Stated | None, start: int) -> tuple[list[Claim], list[Discard]]:
+                 outer_entity: str | None, outer_period: _Stated | None, start: int,
+                 lent_part: str | None = None, antecedent: _Subject | None = None) -> tuple[list[Claim], list[Discard]]:
     figs = _figures(text)
     # Only a period the slide states as its own (its title or subtitle) makes a later year a projection;
     # a year lent by the bullet above is not the slide's horizon.
@@ -686,6 +712,8 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
     qualifiers = {i for i, p in enumerate(figs) if _is_qualifier(text, p, len(figs) - 1)}
     main = [p for i, p in enumerate(figs) if i not in qualifiers]
     whole = _subject(_mask_figures(text, main), ctx.companies)
+    if antecedent is not None and whole.metric is None:
+        whole = antecedent  # "That was 10% more than a year earlier." speaks of the sentence before's quantity
     block_period = _stated("its bullet", text, _mask_figures(text, figs), whole=True) or outer_period
     for i, p in enumerate(figs):
         if i in qualifiers:
@@ -702,9 +730,11 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         if i in ranged:
             bound = ranged[i]
         stated = _stated("the claim's words", clause, masked_clause) or block_period or slide_period or ctx.deck_period
-        if stated is not None and re.fullmatch(r"FY\d{4}", stated.period) and (part := bare_part(_mask(_mask_figures(text, figs)))):
+        own_part = bare_part(_mask(_mask_figures(text, figs)))
+        if stated is not None and re.fullmatch(r"FY\d{4}", stated.period) and (part := own_part or lent_part):
             # "In its fiscal third quarter, ... $94.0 billion" on a fiscal-2025 slide is Q3 FY2025.
-            stated = _Stated(f"{part} {stated.period}", f"{stated.where}, with the {part} its sentence names", stated.text)
+            named = "its sentence" if own_part else "an earlier sentence of its paragraph"
+            stated = _Stated(f"{part} {stated.period}", f"{stated.where}, with the {part} {named} names", stated.text)
         scale = unit = None
         reg = by_id(subject.metric) if subject.metric else None
         if slide_scale is not None and _bare_amount(p, clause) and (reg is None or reg.unit == "USD") \

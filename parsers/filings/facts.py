@@ -57,6 +57,8 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
     if metric is None:
         loose = _QUALIFIERS.sub("", normalise_label(label)).strip(" ,")
         loose = re.sub(r"^(?:add|less|plus)[:\s]+", "", loose)
+        # "Paid memberships at end of period": a count as at the column's date.
+        loose = re.sub(r"\s+(?:at|as of)\s+(?:the\s+)?end\s+of\s+(?:the\s+)?(?:period|year|quarter)$", "", loose)
         if loose:
             # "GAAP research and development expense": the line, its basis kept apart.
             metric = find_metric(loose, exact=True) or find_metric(re.sub(r"\s+expenses?$", "", loose), exact=True)
@@ -529,6 +531,8 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
             continue  # "customers with annual contract value of over $100,000" is not a count of $100,000
         if _PER_SHARE_AFTER.match(text, p.end) and (reg is None or reg.unit != "USD/share"):
             continue  # "a cash dividend of $0.25 per share" is not cash
+        if reg is not None and reg.unit == "count" and re.match(r"\s*(?:common\s+)?shares\b", text[p.end:]):
+            continue  # "stock available for issuance to employees is 1.5 billion shares" counts no employees
         if p.unit == "percent":
             unit, currency, value = "percent", None, p.value
         elif reg is not None and reg.unit == "USD/share":
@@ -580,7 +584,8 @@ _HEAD_COUNT_WORD = re.compile(r"\b(?:employees|headcount|customers|paid membersh
 _COUNT_FIG = r"(?P<fig>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:\s+(?:thousand|million|billion))?)"
 _COUNT_BOUND = re.compile(r"(?:more than|over|at least|nearly|almost|up to|under|fewer than|less than)\s*$", re.I)
 _COUNT_AFTER = re.compile(
-    r"(?<![\d$.,])" + _COUNT_FIG + r"\s+(?P<noun>(?:full-time\s+)?(?:employees|paid memberships|paid members|"
+    r"(?<![\d$.,])" + _COUNT_FIG + r"\s+(?P<noun>(?:(?:full|part)-time\s+(?:and\s+(?:full|part)-time\s+)?)?"
+    r"(?:employees|paid memberships|paid members|"
     r"customers|subscribers))\b(?!\s+(?:with|building|using|who|that|paying|spending|over|above|in|on|of)\b)",
     re.I)
 _COUNT_BEFORE = re.compile(

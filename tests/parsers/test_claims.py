@@ -338,3 +338,38 @@ def test_a_row_that_states_no_basis_takes_its_slides_non_gaap_title(title, row, 
     grid = [["$ millions", "Q4 FY2025", "FY2025"], row]
     claim = next(c for c in extract_claims(_deck((title, [], grid))).claims if c.text == row[1])
     assert (claim.basis, claim.basis_stated) == (basis, stated)
+
+
+@pytest.mark.parametrize(("cover", "title", "paragraph", "later", "period"), [
+    ("Apple Inc. Quarter Review", "Apple fiscal 2025",
+     "In its fiscal third quarter, net sales were $94.0 billion. Diluted earnings per share were $1.40.", "$1.40",
+     "Q3 FY2025"),
+    ("Globex Corporation Review", "Globex fiscal 2024",
+     "In the fourth quarter, revenue was $2.4 billion. Operating income was $310 million.", "$310 million",
+     "Q4 FY2024"),
+])
+def test_a_quarter_a_sentence_names_holds_for_the_sentences_after_it(cover, title, paragraph, later, period) -> None:
+    claims = extract_claims(_deck((title, [paragraph]), cover=cover)).claims
+    assert {c.printed: c.period for c in claims}[later] == period
+
+
+@pytest.mark.parametrize(("paragraph", "metric", "comparison"), [
+    ("Net sales were $94.0 billion in fiscal 2025. That was 10% more than a year earlier.", "revenue", "FY2024"),
+    ("Operating income was $69.4 billion in fiscal 2024. This was 48% higher than the prior year.",
+     "operating_income", "FY2023"),
+])
+def test_that_was_n_percent_more_speaks_of_the_sentence_befores_quantity(paragraph, metric, comparison) -> None:
+    growth = next(c for c in extract_claims(_deck(("Results", [paragraph]))).claims if c.unit == "percent")
+    assert (growth.kind, growth.metric, growth.comparison_period) == ("growth", metric, comparison)
+
+
+@pytest.mark.parametrize(("sentence", "first", "second"), [
+    ("iPhone net sales were $44.6 billion and Services net sales reached $27.4 billion.", "revenue",
+     "services_revenue"),
+    ("Automotive revenue was $19.9 billion and Services revenue reached $3.0 billion.", "revenue",
+     "services_revenue"),
+])
+def test_and_before_a_capital_after_a_figure_starts_another_quantitys_clause(sentence, first, second) -> None:
+    claims = extract_claims(_deck(("FY2024 Results", [sentence]))).claims
+    assert [c.metric for c in claims] == [first, second]
+    assert claims[1].basis == "GAAP", "the second clause's words are not the first's segment"

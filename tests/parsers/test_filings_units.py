@@ -425,6 +425,8 @@ def test_a_line_under_revenue_named_for_a_kind_of_revenue_is_that_revenue(group,
     ("As of December 31, 2024, we had approximately 3,537 employees.", "employees", Decimal(3537)),
     ("We ended the year with 301.6 million paid memberships at December 31, 2024.", "paid_memberships",
      Decimal("301.6E6")),
+    ("As of December 31, 2024, we employed approximately 1,556,000 full-time and part-time employees.",
+     "employees", Decimal(1556000)),
 ])
 def test_a_sentence_that_counts_people_or_members_gives_that_count(sentence, metric, value):
     doc = _doc(f"<div><b>Human Capital</b></div><p>{sentence}</p>")
@@ -435,7 +437,16 @@ def test_a_sentence_that_counts_people_or_members_gives_that_count(sentence, met
     "As of December 31, 2024, we had more than 10,000 customers in 150 countries.",  # a bound
     "As of December 31, 2024, we had 1,510 customers with annual contract value over $100,000.",  # a subset
     "As of December 31, 2024, over 2,000 customers used the platform.",
+    "As of December 31, 2024, common stock available for future issuance to employees is 1.5 billion shares.",
 ])
-def test_a_bound_or_a_subset_of_customers_is_not_the_customer_count(sentence):
+def test_a_bound_a_subset_or_a_share_count_is_not_a_head_count(sentence):
     doc = _doc(f"<div><b>Customers</b></div><p>{sentence}</p>")
-    assert [f for f in doc.facts if f.metric == "customers"] == []
+    assert [f for f in doc.facts if f.metric in ("customers", "employees")] == []
+
+
+def test_a_count_at_the_end_of_the_period_is_that_count():
+    body = """<div><b>Streaming Membership</b></div><div>(in thousands)</div>
+    <table><tr><td></td><td>2024</td><td>2023</td></tr>
+    <tr><td>Paid memberships at end of period</td><td>301,626</td><td>260,276</td></tr></table>"""
+    assert {(f.metric, f.value) for f in _doc(body).facts if f.period == "FY2024"} == {
+        ("paid_memberships", Decimal("301626E3"))}
