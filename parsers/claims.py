@@ -354,7 +354,9 @@ def _subject(text: str, companies: list[str]) -> _Subject:
     company_words = {w.lower() for c in companies for w in re.split(r"[\s,.]+", c) if w}
     qual = [w for w in before if w not in _GENERIC and w not in company_words
             and not re.fullmatch(r"[\d$.,%+~()/-]+[kmb]?|(?:fy|cy|q[1-4]|h[12])?'?\d{2,4}", w) and w not in _STOP_LABEL]
-    if name in _WEAK and (qual or len(label.split()) > 2) and not (name == "sales" and re.match(r"\s*(growth|grew|up|down)\b", after)):
+    if qual and qual[-1] == "segment" and len(qual) > 1:
+        qual = qual[:-1]  # "AWS segment sales": the AWS segment's revenue
+    elif name in _WEAK and (qual or len(label.split()) > 2) and not (name == "sales" and re.match(r"\s*(growth|grew|up|down)\b", after)):
         return _Subject(metric=None, label=label, segment=None)
     if name == "sales" and re.match(r"\s*(?:&|and)\s+marketing", after):
         return _Subject(metric=None, label=label, segment=None)
@@ -566,6 +568,10 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
     value = p.value
     if kind == "growth" and _DOWN.search(clause) and value > 0:
         value = -value
+    if kind == "value" and value > 0 and subject.metric in ("net_income", "operating_income") \
+            and _LOSS.search(subject.label) and not _INCOME_WORD.search(subject.label):
+        # "Operating loss of $17.73 billion" is operating income of -$17.73 billion, as the room prints it.
+        value = -value
     decimals = p.decimals
     if p.unit == "count" and abs(value) < 2 and _FRACTION.search(f"{clause} {header}") \
             and (kind == "margin" or (subject.metric or "").endswith("_margin") or "margin" in subject.label):
@@ -652,6 +658,8 @@ def _mask_figures(text: str, figs: list[Printed]) -> str:
 _SENTENCE = re.compile(r"(?<=[a-z0-9%)\]][.!?])\s+(?=[A-Z\"“(]|[a-z][A-Z])")
 
 
+_LOSS = re.compile(r"\bloss(?:es)?\b", re.I)
+_INCOME_WORD = re.compile(r"\b(?:income|earnings|profit)\b", re.I)
 # A sentence that speaks of the one before it: "That was 10% more than a year earlier."
 _ANAPHOR = re.compile(r"^\s*(?:that|this|it)\s+(?:was|is|were|represented|represents|marked|reflected)\b", re.I)
 

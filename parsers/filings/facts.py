@@ -540,6 +540,9 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         else:
             unit = "USD" if p.currency == "USD" else ("count" if not p.currency else "currency")
             currency, value = p.currency, p.value.scaleb(p.scale) if p.scale else p.value
+        if metric in ("net_income", "operating_income") and value > 0 and re.search(r"\bloss", name, re.I) \
+                and not re.search(r"\b(?:income|earnings|profit)\b", name, re.I):
+            value = -value  # "net loss was $55.4 million": net income of -$55.4 million, as the tables print it
         basis = basis_from_text(before[-60:])
         if basis is None and _EXCLUDING_AFTER.search(_clause_after(text, p.end)):
             basis = "non-GAAP"

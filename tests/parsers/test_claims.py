@@ -373,3 +373,23 @@ def test_and_before_a_capital_after_a_figure_starts_another_quantitys_clause(sen
     claims = extract_claims(_deck(("FY2024 Results", [sentence]))).claims
     assert [c.metric for c in claims] == [first, second]
     assert claims[1].basis == "GAAP", "the second clause's words are not the first's segment"
+
+
+@pytest.mark.parametrize(("line", "metric", "value"), [
+    ("Reality Labs operating loss of $17.73 billion", "operating_income", Decimal("-17.73")),
+    ("Net loss of $108.1 million for the year", "net_income", Decimal("-108.1")),
+    ("GAAP operating loss of $(55) million", "operating_income", Decimal("-55")),  # already signed
+    ("Net income (loss) of $5 million", "net_income", Decimal("5")),  # "income (loss)" says nothing of the sign
+])
+def test_a_loss_is_the_quantity_below_zero(line, metric, value) -> None:
+    (claim,), _ = _one("FY2024 Results", line)
+    assert (claim.metric, claim.value) == (metric, value)
+
+
+@pytest.mark.parametrize(("line", "segment"), [
+    ("AWS segment sales of $107.6 billion", "segment:aws"),
+    ("International segment net sales of $142.9 billion", "segment:international"),
+])
+def test_x_segment_sales_are_that_segments_revenue(line, segment) -> None:
+    (claim,), _ = _one("FY2024 Results", line)
+    assert (claim.metric, claim.basis) == ("revenue", segment)

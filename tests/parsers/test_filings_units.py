@@ -450,3 +450,12 @@ def test_a_count_at_the_end_of_the_period_is_that_count():
     <tr><td>Paid memberships at end of period</td><td>301,626</td><td>260,276</td></tr></table>"""
     assert {(f.metric, f.value) for f in _doc(body).facts if f.period == "FY2024"} == {
         ("paid_memberships", Decimal("301626E3"))}
+
+
+@pytest.mark.parametrize(("sentence", "metric", "value"), [
+    ("Net loss was $108.1 million for the year ended April 30, 2025.", "net_income", Decimal("-108.1E6")),
+    ("Reality Labs reported an operating loss of $17.73 billion in 2024.", "operating_income", Decimal("-17.73E9")),
+])
+def test_a_loss_a_sentence_states_is_the_quantity_below_zero(sentence, metric, value):
+    doc = _doc(f"<div><b>Results of Operations</b></div><p>{sentence}</p>")
+    assert [(f.metric, f.value) for f in doc.facts if f.source.kind == "text"] == [(metric, value)]
