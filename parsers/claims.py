@@ -509,13 +509,15 @@ def _lent_period(slide: Slide, deck_period: _Stated | None) -> _Stated | None:
 def _clause(text: str, p: Printed) -> tuple[str, int]:
     """The part of a sentence a figure belongs to (split at ", " / "; " / " and "), with its offset."""
     cuts = [0]
-    for m in re.finditer(r"[;,]\s+(?=\D)|\s+(?:and|while|with|vs\.?|versus|compared (?:to|with)|against)\s+(?=[\d$~(])",
-                         text):
+    # Not at the comma of a name that lists its parts ("Wearables, Home and Accessories").
+    for m in re.finditer(r";\s+(?=\D)|,\s+(?=\D)(?![A-Z][\w-]*\s+(?:and|&)\s+[A-Z])"
+                         r"|\s+(?:and|while|with|vs\.?|versus|compared (?:to|with)|against)\s+(?=[\d$~(])", text):
         cuts.append(m.end())
     for m in re.finditer(r"\s+and\s+(?=[A-Z][a-z])", text):
-        # "iPhone net sales were $44.6 billion and Services net sales reached $27.4 billion": a figure
-        # before the "and" ends the first clause; the capital starts another quantity's.
-        if any(ch.isdigit() for ch in text[max(c for c in cuts if c <= m.start()):m.start()]):
+        # "iPhone net sales were $44.6 billion and Services net sales reached $27.4 billion": with a
+        # figure on each side, the capital after "and" starts another quantity's clause.
+        if any(ch.isdigit() for ch in text[max(c for c in cuts if c <= m.start()):m.start()]) \
+                and _figures(text[m.end():]):
             cuts.append(m.end())
     cuts.sort()
     cuts.append(len(text) + 1)

@@ -47,6 +47,11 @@ class Question(msgspec.Struct, frozen=True):
         return out
 
 
+# The slice of revenue a revenue line is, in the words a filing's segment or product member uses.
+_SLICE_OF = {"services_revenue": "services", "product_revenue": "products", "subscription_revenue": "subscription",
+             "cloud_revenue": "cloud"}
+
+
 def question(claim: Claim) -> Question:
     """What the room must hold to judge ``claim``."""
     m = claim.metric or label_metric(claim.label)
@@ -62,6 +67,11 @@ def question(claim: Claim) -> Question:
     if claim.kind == "share":
         whole = claim.denominator or "revenue"
         part = label_text(m) if is_label(m) else None
+        if part is None and (slice_word := _SLICE_OF.get(m)) and whole == "revenue":
+            # "Services accounted for 55.5% of revenue": a room that tags services as a slice of revenue
+            # (a product-or-service member) answers as well as one with a services revenue line.
+            segment = claim.basis[len("segment:"):] if claim.basis.startswith("segment:") else ""
+            part = f"{segment} {slice_word}".strip()
         return Question("share", m, (share_metric(m),), num=m, den=whole, part=part)
     ratio_of = reg.ratio_of if reg else None
     if ratio_of is None and claim.kind == "ratio" and claim.denominator:

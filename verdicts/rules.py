@@ -169,6 +169,8 @@ _BASIS_DROP = frozenset("segment member total and the of reportable operating ax
 
 @lru_cache(maxsize=8192)
 def _member_words(member: str) -> tuple[str, ...]:
+    # "WearablesHomeandAccessoriesMember", "SubscriptionandSupportMember": an "and" glued to the word before.
+    member = re.sub(r"([A-Z][a-z]{2,}?)and(?=[A-Z])", r"\1 and ", member)
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", member)
     return tuple(w for w in re.findall(r"[a-z0-9]+", spaced.lower().replace("&", " and ")) if w not in _BASIS_DROP)
 
@@ -209,7 +211,10 @@ def _same_basis(a: str, b: str) -> bool:
     if not wa or not wb:
         return False
     ja, jb = "".join(wa), "".join(wb)
-    return ja == jb or "".join(w[0] for w in wa) == jb or "".join(w[0] for w in wb) == ja
+    if ja == jb or "".join(w[0] for w in wa) == jb or "".join(w[0] for w in wb) == ja:
+        return True
+    # "ServiceMember" and "services", "ProductMember" and "products": one slice, in the singular or plural.
+    return [w.removesuffix("s") for w in wa] == [w.removesuffix("s") for w in wb]
 
 
 def _basis_name(key: str, name: str) -> str:

@@ -393,3 +393,12 @@ def test_a_loss_is_the_quantity_below_zero(line, metric, value) -> None:
 def test_x_segment_sales_are_that_segments_revenue(line, segment) -> None:
     (claim,), _ = _one("FY2024 Results", line)
     assert (claim.metric, claim.basis) == ("revenue", segment)
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("10.4% Wearables, Home and Accessories share of revenue, FY2023", "wearables, home accessories"),
+    ("12% Beauty, Health and Wellness share of net sales in fiscal 2024", "beauty, health wellness"),
+])
+def test_a_slice_whose_name_lists_its_parts_keeps_its_whole_name(line, words) -> None:
+    (claim,), _ = _one("Company at a glance", line)
+    assert (claim.kind, claim.label) == ("share", words)

@@ -414,3 +414,33 @@ def test_a_figure_for_the_quarter_a_quarter_and_year_heading_names_is_supported_
     assert heading.verdict == "supported" and "Q4 FY2024" in heading.reason, heading.reason
     own = verify(_period_from(c, "row label", "FY2024"), e)  # the claim's own words name the year
     assert own.verdict == "contradicted" and "period shift" in own.reason, own.reason
+
+
+@pytest.mark.parametrize(("printed", "metric", "slice_fact"), [
+    # A retailer whose 10-K tags service sales as a product-or-service member of net sales.
+    ("55.5%", "services_revenue", fact("revenue", "FY2024", "318,898", basis="segment:ServiceMember")),
+    # A hardware maker's products, the same way.
+    ("44.5%", "product_revenue", fact("revenue", "FY2024", "255,887", basis="segment:ProductMember")),
+])
+def test_a_share_of_revenue_reads_a_slice_the_room_tags_as_a_member_of_revenue(printed, metric, slice_fact):
+    import msgspec
+
+    c = msgspec.structs.replace(claim(printed, metric, "FY2024", kind="share"), denominator="revenue")
+    e = ev(ROOM, fact("revenue", "FY2024", "574,785"), slice_fact)
+    v = verify(c, e)
+    assert v.verdict == "supported", v.reason
+
+
+@pytest.mark.parametrize(("printed", "label", "member", "value"), [
+    ("10.4%", "wearables, home accessories", "segment:WearablesHomeandAccessoriesMember", "39,845"),  # a phone maker
+    ("94.2%", "subscription support", "segment:SubscriptionandSupportMember", "35,679"),  # a CRM vendor
+])
+def test_a_member_name_with_a_glued_and_is_the_slice_a_deck_names(printed, label, member, value):
+    import msgspec
+
+    c = msgspec.structs.replace(claim(printed, f"label:{label}", "FY2024", kind="share", label=label),
+                                denominator="revenue")
+    total = "383,285" if "Wearables" in member else "37,895"
+    e = ev(ROOM, fact("revenue", "FY2024", total), fact("revenue", "FY2024", value, basis=member))
+    v = verify(c, e)
+    assert v.verdict == "supported", v.reason
