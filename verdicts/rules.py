@@ -935,7 +935,9 @@ def _basis(run: _Run) -> RuleOutcome:
         shifted = _period_shift(run)
         if run.q.kind in ("value", "change") and not run.scale_shift:
             run.scale_shift = next((k for c in same if (k := _scale_shift(run, c.value))), 0)
-        if not run.scale_shift and shifted is None and _another_magnitude(run.claimed, primary.value):
+        # A registry quantity's growth rate is the same quantity at any size: 14.5% against 0.54% is wrong.
+        rate = run.q.kind == "growth" and not is_label(run.q.metric)
+        if not run.scale_shift and shifted is None and not rate and _another_magnitude(run.claimed, primary.value):
             # "0.66" (a per-share line) against $6.959M, "7%" against -94.5%: a figure that far off is
             # another quantity read under this one's name, not a wrong figure for it.
             return _decide(run, "basis", "no-evidence",

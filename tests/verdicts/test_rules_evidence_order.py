@@ -124,3 +124,15 @@ def test_a_sentence_alone_supports_but_never_contradicts(entity, doc, printed, s
     agreeing = type(agreeing)(**{**{k: getattr(agreeing, k) for k in agreeing.__struct_fields__},
                                  "scale": 6 if scale == "millions" else 9, "unit": "USD"})
     assert verify(agreeing, ev(room, f)).verdict == "supported"
+
+
+@pytest.mark.parametrize(("printed", "now", "then", "entity"), [
+    ("14.5%", "24,250", "24,119", "Union Pacific Corporation"),  # a railroad's flat year claimed as strong growth
+    ("0.7%", "37,895", "34,857", "Salesforce, Inc."),  # a software maker's 8.7% claimed as flat
+])
+def test_a_growth_rate_far_from_the_rooms_is_contradicted_not_another_quantity(printed, now, then, entity) -> None:
+    c = claim(printed, "revenue", "FY2024", entity=entity, kind="growth", comparison="FY2023")
+    facts = [fact("revenue", "FY2024", now, entity=entity, doc="10-K.html"),
+             fact("revenue", "FY2023", then, entity=entity, doc="10-K.html")]
+    v = verify(c, ev([cov("10-K.html", entity, "FY2024", "FY2023")], *facts))
+    assert v.verdict == "contradicted", v.reason
