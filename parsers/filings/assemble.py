@@ -6,6 +6,8 @@ import re
 from collections import Counter
 from datetime import date, timedelta
 
+import msgspec
+
 from parsers.entities import printed_names
 from parsers.filings.facts import growth_facts, make_table, table_facts, text_facts
 from parsers.filings.ixbrl import Context, XbrlFact, fact_from
@@ -154,6 +156,11 @@ class Assembler:
         tid = short_hash(section, title, n)
         if scale is None and _FINANCIAL.search(" / ".join(self.tree.titles())):
             scale = -1  # filled with the document's convention once every table is seen
+        if self.pending_tables and not any(grid.headers) and (previous := self.pending_tables[-1])[2] == section \
+                and len(previous[0].headers) == len(grid.headers) and all(previous[0].headers):
+            # A table printed in two parts ("Gross margin" by year, then "Gross margin percentage" with no
+            # header row of its own): the second part's columns are the first's.
+            grid = msgspec.structs.replace(grid, headers=previous[0].headers)
         self.pending_tables.append((grid, tid, section, title, scale or 0, source, self.page))
         self.recent = []
 

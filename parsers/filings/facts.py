@@ -52,6 +52,16 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
     basis = basis_from_text(label)
     g = normalise_label(group)
     if g and _PCT_GROUP.search(g):
+        margin = find_metric(_PERCENT_WORD.sub("", _QUALIFIERS.sub("", g)).strip(" ,:"), exact=True)
+        reg = by_id(margin) if margin and re.search(r"percent|%", g) else None
+        own = find_metric(label, exact=True)
+        if reg is not None and reg.ratio_of and reg.unit == "percent" and basis is None \
+                and (own is None or by_id(own).unit != "percent") and not label.lower().startswith("total"):
+            # "Services" under "Gross margin percentage:": that slice's gross margin.
+            return margin, f"segment:{normalise_label(label)}"
+        if reg is not None and reg.ratio_of and label.lower().startswith("total") and \
+                find_metric(_PERCENT_WORD.sub("", _QUALIFIERS.sub("", normalise_label(label))).strip(), exact=True) == margin:
+            return margin, basis  # "Total gross margin percentage": the company's
         return label_metric(f"{group} {label}"), basis
     metric = find_metric(label, exact=True)
     if metric is None:
@@ -105,6 +115,7 @@ def _without_own_name(label: str, entity: str) -> str | None:
     return " ".join(words[1:])
 
 
+_PERCENT_WORD = re.compile(r"\s*(?:percentage|percent|%)\s*$", re.I)
 _CHANGE_ROW = re.compile(r"\bchanges? in\b|\bincreases?\b|\bdecreases?\b|\(increase\)|\(decrease\)", re.I)
 
 

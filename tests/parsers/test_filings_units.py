@@ -459,3 +459,53 @@ def test_a_count_at_the_end_of_the_period_is_that_count():
 def test_a_loss_a_sentence_states_is_the_quantity_below_zero(sentence, metric, value):
     doc = _doc(f"<div><b>Results of Operations</b></div><p>{sentence}</p>")
     assert [(f.metric, f.value) for f in doc.facts if f.source.kind == "text"] == [(metric, value)]
+
+
+_TWO_PART_HTML = """
+<div><b>Gross Margin</b></div><div>(dollars in millions)</div>
+<table>
+<tr><td></td><td>2024</td><td>2023</td></tr>
+<tr><td>Gross margin:</td><td></td><td></td></tr>
+<tr><td>Products</td><td>$109,633</td><td>$108,803</td></tr>
+<tr><td>Services</td><td>71,050</td><td>60,345</td></tr>
+<tr><td>Total gross margin</td><td>$180,683</td><td>$169,148</td></tr>
+</table>
+<table>
+<tr><td>Gross margin percentage:</td><td></td><td></td></tr>
+<tr><td>Products</td><td>37.2%</td><td>36.5%</td></tr>
+<tr><td>Services</td><td>73.9%</td><td>70.8%</td></tr>
+<tr><td>Total gross margin percentage</td><td>46.2%</td><td>44.1%</td></tr>
+</table>
+"""
+
+_TWO_PART_MD = """# Globex Inc. Annual Report (Form 10-K)
+
+## Operating Margin
+
+(dollars in millions)
+
+| | Year Ended December 31, 2024 | Year Ended December 31, 2023 |
+|---|---|---|
+| Operating income: | | |
+| Cloud | 5,100 | 4,200 |
+| Total operating income | 9,800 | 8,300 |
+
+| | | |
+|---|---|---|
+| Operating margin percentage: | | |
+| Cloud | 31.0% | 29.5% |
+| Total operating margin percentage | 22.4% | 21.0% |
+"""
+
+
+def test_a_table_printed_in_two_parts_reads_its_second_part_under_the_first_parts_years():
+    html = _doc(_TWO_PART_HTML)
+    md = parse_filing(_TWO_PART_MD.encode(), "globex-10-K.md")
+    assert isinstance(md, ParsedDocument), md
+    margins = {(f.metric, f.basis, f.period, f.value) for doc in (html, md) for f in doc.facts
+               if f.metric.endswith("_margin")}
+    assert {("gross_margin", "segment:services", "FY2024", Decimal("73.9")),
+            ("gross_margin", "GAAP", "FY2024", Decimal("46.2")),
+            ("operating_margin", "segment:cloud", "FY2024", Decimal("31.0")),
+            ("operating_margin", "GAAP", "FY2024", Decimal("22.4"))} <= margins
+    assert all(v < 100 for *_, v in margins), "a margin group's dollar rows are never margins"
