@@ -707,16 +707,21 @@ def _computed(run: _Run) -> list[_Candidate]:
             pfacts = [fs for (m, p, b), fs in bases.items() if m == metric and p == prior and _same_basis(b, basis)]
             if not pfacts:
                 continue
-            c, p = _best(run, cfacts), _best(run, pfacts[0])
-            if p.value == 0:
-                continue
-            value = (c.value - p.value) / abs(p.value) * _HUNDRED
-            out.append(_Candidate(
-                value=value, metric=growth_metric(metric), basis=basis, period=period, how="computed",
-                inputs=((c, "current"), (p, "prior")), half=_ZERO,
-                recency=max(run.recency(c), run.recency(p)), alternate=metric != q.metric,
-                arithmetic=f"{c.as_printed} / {p.as_printed} - 1 = {_fmt(value, 'percent')}",
-            ))
+            # A total the room prints two ways ("Net sales" and "Total revenues") grows two ways, each
+            # line over its own prior year: every reading is computed and shown, as for margins.
+            for c in _readings(run, cfacts):
+                line = _words(c.label or "")
+                p = next((f for f in _readings(run, pfacts[0]) if _words(f.label or "") == line),
+                         None) or _best(run, pfacts[0])
+                if p.value == 0:
+                    continue
+                value = (c.value - p.value) / abs(p.value) * _HUNDRED
+                out.append(_Candidate(
+                    value=value, metric=growth_metric(metric), basis=basis, period=period, how="computed",
+                    inputs=((c, "current"), (p, "prior")), half=_ZERO,
+                    recency=max(run.recency(c), run.recency(p)), alternate=metric != q.metric,
+                    arithmetic=f"{c.as_printed} / {p.as_printed} - 1 = {_fmt(value, 'percent')}",
+                ))
     return out
 
 
@@ -935,8 +940,9 @@ def _basis(run: _Run) -> RuleOutcome:
         shifted = _period_shift(run)
         if run.q.kind in ("value", "change") and not run.scale_shift:
             run.scale_shift = next((k for c in same if (k := _scale_shift(run, c.value))), 0)
-        # A registry quantity's growth rate is the same quantity at any size: 14.5% against 0.54% is wrong.
-        rate = run.q.kind == "growth" and not is_label(run.q.metric)
+        # A registry quantity's growth rate or margin is the same quantity at any size: 14.5% against
+        # 0.54% is a wrong rate, -0.6% against 6.41% a wrong margin.
+        rate = run.q.kind in ("growth", "margin") and not is_label(run.q.metric)
         if not run.scale_shift and shifted is None and not rate and _another_magnitude(run.claimed, primary.value):
             # "0.66" (a per-share line) against $6.959M, "7%" against -94.5%: a figure that far off is
             # another quantity read under this one's name, not a wrong figure for it.

@@ -490,7 +490,7 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
     cues = list(_TEXT_CUE.finditer(text))
     money = _MONEY_SIGN.search(text) is not None
     counted = _COUNTED.search(text) is not None
-    if not (cues or money or counted or _HEAD_COUNT_WORD.search(text)):
+    if not (cues or money or counted or _HEAD_COUNT_WORD.search(text) or ("%" in text and _GROWTH_VERB.search(text))):
         return out  # no figure below could be read: most of a filing's sentences, skipped before their period
     # A sentence that names no period speaks for its heading ("Full Fiscal 2025 Financial Highlights").
     period = period_from_text(text, fye) or _heading_period(section_title, fye) or default_period
@@ -518,6 +518,8 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         out.extend(_counted_facts(text, fact))
     if _HEAD_COUNT_WORD.search(text):
         out.extend(_head_count_facts(text, fact))
+    if "%" in text and _GROWTH_VERB.search(text):
+        out.extend(_growth_sentence_facts(text, fact))
     if money:
         out.extend(_amount_of_facts(text, fact))
     figures = []
@@ -606,6 +608,38 @@ _COUNT_BEFORE = re.compile(
     r"\b(?P<noun>headcount|(?:total\s+)?employees|paid memberships|(?:total\s+)?customers|subscribers)\s+"
     r"(?:was|were|of|totaled|totalled|reached|stood at)\s+(?:approximately\s+|about\s+|roughly\s+)?(?<![\d$.,])"
     + _COUNT_FIG + r"(?![\d.,]*\s*%)", re.I)
+
+
+# "Organic sales increased 2%", "Revenue grew 9% year-over-year": a quantity named exactly (basis words
+# aside), a verb of change, and the rate. A name with other words in it ("International revenue grew")
+# is a slice this sentence does not say, so it gives nothing.
+_GROWTH_VERB = re.compile(r"\b(?:increased|grew|rose|declined|decreased|fell)\b", re.I)
+_GROWTH_SENTENCE = re.compile(
+    r"(?:^|[.;:,]\s+|\b(?:and|while|with)\s+)(?P<name>[A-Za-z][A-Za-z&\- ]{1,50}?)\s+(?P<verb>increased|grew|rose|declined|"
+    r"decreased|fell)\s+(?:by\s+)?(?:approximately\s+|about\s+)?(?P<fig>\d{1,3}(?:\.\d+)?)\s?%(?!\s*(?:points?|pts))", re.I)
+_GROWTH_DROP = re.compile(r"\b(?:organic|constant[- ]currency|reported|total|net|our|the|gaap)\b", re.I)
+
+
+def _growth_sentence_facts(text: str, make) -> list[Fact]:
+    out = []
+    for m in _GROWTH_SENTENCE.finditer(text):
+        name = m.group("name").strip()
+        after = text[m.end():m.end() + 60]
+        if _SEQUENTIAL.search(after[:30]):
+            continue  # "declined 3% sequentially" is no year-over-year rate
+        core = _GROWTH_DROP.sub(" ", name).strip()
+        metric = find_metric(core, exact=True) if core else None
+        reg = by_id(metric) if metric else None
+        if reg is None or reg.unit == "percent":
+            continue
+        p = next(iter(parse_printed(m.group("fig") + "%")), None)
+        if p is None:
+            continue
+        p = msgspec.structs.replace(p, start=m.start("fig"), end=m.start("fig") + len(p.text))
+        down = m.group("verb").lower() in ("declined", "decreased", "fell")
+        basis = basis_from_text(f"{name} {after[:40]}") or "GAAP"
+        out.append(make(growth_metric(metric), p, basis, "percent", -p.value if down else p.value, None))
+    return out
 
 
 def _head_count_facts(text: str, make) -> list[Fact]:

@@ -509,3 +509,27 @@ def test_a_table_printed_in_two_parts_reads_its_second_part_under_the_first_part
             ("operating_margin", "segment:cloud", "FY2024", Decimal("31.0")),
             ("operating_margin", "GAAP", "FY2024", Decimal("22.4"))} <= margins
     assert all(v < 100 for *_, v in margins), "a margin group's dollar rows are never margins"
+
+
+@pytest.mark.parametrize(("sentence", "metric", "basis", "value"), [
+    ("In fiscal 2025, organic sales increased 2% versus the prior year.", "growth:revenue", "organic",
+     Decimal(2)),  # a consumer-goods maker
+    ("Revenue grew 9% year-over-year to $37.9 billion in fiscal 2025.", "growth:revenue", "GAAP",
+     Decimal(9)),  # a software maker
+    ("In 2024, diluted net earnings per share declined 4% versus the prior year.", "growth:eps_diluted", "GAAP",
+     Decimal(-4)),
+])
+def test_a_sentence_that_states_a_quantitys_growth_gives_that_growth(sentence, metric, basis, value):
+    doc = _doc(f"<div><b>Results of Operations</b></div><p>{sentence}</p>")
+    growth = [(f.metric, f.basis, f.value) for f in doc.facts if f.metric.startswith("growth:")]
+    assert growth == [(metric, basis, value)]
+
+
+@pytest.mark.parametrize("sentence", [
+    "In 2024, international revenue grew 15% versus the prior year.",  # a slice, not the company's revenue
+    "In the fourth quarter of 2024, net sales declined 3% sequentially.",  # not year over year
+    "In 2024, operating margin increased 120 basis points.",
+])
+def test_a_slice_a_sequential_change_or_points_give_no_growth_rate(sentence):
+    doc = _doc(f"<div><b>Results of Operations</b></div><p>{sentence}</p>")
+    assert [f for f in doc.facts if f.metric.startswith("growth:")] == []

@@ -136,3 +136,29 @@ def test_a_growth_rate_far_from_the_rooms_is_contradicted_not_another_quantity(p
              fact("revenue", "FY2023", then, entity=entity, doc="10-K.html")]
     v = verify(c, ev([cov("10-K.html", entity, "FY2024", "FY2023")], *facts))
     assert v.verdict == "contradicted", v.reason
+
+
+@pytest.mark.parametrize(("printed", "lines"), [
+    # A retailer prints "Net sales" (642,637 / 605,881: 6.07%) and "Total revenues" (648,125 / 611,289: 6.03%).
+    ("6.0%", [("Net sales", "642,637", "605,881"), ("Total revenues", "648,125", "611,289")]),
+    # A bank prints "Total net revenue" (12.4%) beside "Revenues" (12.0%).
+    ("12.4%", [("Revenues", "48,100", "42,950"), ("Total net revenue", "49,460", "44,000")]),
+])
+def test_a_total_printed_two_ways_grows_two_ways_each_line_over_its_own_prior_year(printed, lines) -> None:
+    entity = "Acme Inc."
+    facts = [fact("revenue", period, value, label=label, doc="10-K.html", kind="ixbrl")
+             for label, now, then in lines for period, value in (("FY2025", now), ("FY2024", then))]
+    c = claim(printed, "revenue", "FY2025", entity=entity, kind="growth", comparison="FY2024")
+    v = verify(c, ev([cov("10-K.html", entity, "FY2025", "FY2024")], *facts))
+    assert v.verdict == "supported", v.reason
+
+
+@pytest.mark.parametrize(("printed", "income", "revenue"), [
+    ("-0.6%", "36,852", "574,785"),  # a retailer's 6.4% operating margin printed as a loss
+    ("45%", "2,450", "60,922"),  # a chipmaker's 4.0% claimed as 45%
+])
+def test_a_margin_far_from_the_rooms_is_contradicted_not_another_quantity(printed, income, revenue) -> None:
+    c = claim(printed, "operating_margin", "FY2024", kind="margin")
+    e = ev(ROOM, fact("operating_income", "FY2024", income), fact("revenue", "FY2024", revenue))
+    v = verify(c, e)
+    assert v.verdict == "contradicted", v.reason
