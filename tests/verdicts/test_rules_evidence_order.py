@@ -159,6 +159,7 @@ def test_a_total_printed_two_ways_grows_two_ways_each_line_over_its_own_prior_ye
 ])
 def test_a_margin_far_from_the_rooms_is_contradicted_not_another_quantity(printed, income, revenue) -> None:
     c = claim(printed, "operating_margin", "FY2024", kind="margin")
-    e = ev(ROOM, fact("operating_income", "FY2024", income), fact("revenue", "FY2024", revenue))
+    e = ev([cov("10-K.html", "Acme Inc.", "FY2024")], fact("operating_income", "FY2024", income, doc="10-K.html"),
+           fact("revenue", "FY2024", revenue, doc="10-K.html"))
     v = verify(c, e)
     assert v.verdict == "contradicted", v.reason
