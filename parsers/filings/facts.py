@@ -617,7 +617,7 @@ _GROWTH_VERB = re.compile(r"\b(?:increased|grew|rose|declined|decreased|fell)\b"
 _GROWTH_SENTENCE = re.compile(
     r"(?:^|[.;:,]\s+|\b(?:and|while|with)\s+)(?P<name>[A-Za-z][A-Za-z&\- ]{1,50}?)\s+(?P<verb>increased|grew|rose|declined|"
     r"decreased|fell)\s+(?:by\s+)?(?:approximately\s+|about\s+)?(?P<fig>\d{1,3}(?:\.\d+)?)\s?%(?!\s*(?:points?|pts))", re.I)
-_GROWTH_DROP = re.compile(r"\b(?:organic|constant[- ]currency|reported|total|net|our|the|gaap)\b", re.I)
+_GROWTH_DROP = re.compile(r"\b(?:organic|constant[- ]currency|reported|total|our|the|gaap)\b", re.I)
 
 
 def _growth_sentence_facts(text: str, make) -> list[Fact]:
@@ -627,8 +627,8 @@ def _growth_sentence_facts(text: str, make) -> list[Fact]:
         after = text[m.end():m.end() + 60]
         if _SEQUENTIAL.search(after[:30]):
             continue  # "declined 3% sequentially" is no year-over-year rate
-        core = _GROWTH_DROP.sub(" ", name).strip()
-        metric = find_metric(core, exact=True) if core else None
+        core = " ".join(_GROWTH_DROP.sub(" ", name).split())
+        metric = (find_metric(core, exact=True) or find_metric(re.sub(r"\bnet\s+", "", core), exact=True)) if core else None
         reg = by_id(metric) if metric else None
         if reg is None or reg.unit == "percent":
             continue
