@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from functools import lru_cache
 
 __all__ = [
     "FiscalYearEnd",
@@ -73,6 +74,7 @@ def fiscal_year_of(end: date, fye: FiscalYearEnd | None) -> int:
     return end.year if end <= close + timedelta(days=_SLACK) else end.year + 1
 
 
+@lru_cache(maxsize=1 << 14)  # pure, and a filing asks it for the same few column spans thousands of times
 def label_for_span(start: date | None, end: date, fye: FiscalYearEnd | None) -> str:
     """``FY2024``, ``Q3 FY2024``, ``H1 FY2024`` or ``9M FY2024`` for a duration; an instant
     (``start is None``) takes the label of the fiscal period it closes."""
