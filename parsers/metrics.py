@@ -57,6 +57,11 @@ REGISTRY: tuple[Metric, ...] = (
        ("ResearchAndDevelopmentExpense", "ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost")),
     _M("sga", ("selling, general and administrative", "sg&a", "selling general and administrative"),
        ("SellingGeneralAndAdministrativeExpense",)),
+    # Software and internet companies split SG&A in two; either line on its own is none of the others.
+    _M("sales_and_marketing", ("sales and marketing", "sales & marketing", "s&m", "selling and marketing"),
+       ("SellingAndMarketingExpense",)),
+    _M("general_and_administrative", ("general and administrative", "general & administrative", "g&a"),
+       ("GeneralAndAdministrativeExpense",)),
     _M("operating_expenses", ("operating expenses", "total operating expenses", "opex"),
        ("OperatingExpenses", "CostsAndExpenses")),
     _M("operating_income", ("operating income", "income from operations", "operating profit",

@@ -840,7 +840,22 @@ def _within(run: _Run, c: _Candidate) -> bool:
 
 
 def _same_slot(run: _Run, c: _Candidate) -> bool:
-    return not c.alternate and _same_basis(c.basis, run.claim_basis)
+    if c.alternate:
+        return False
+    if _same_basis(c.basis, run.claim_basis):
+        return True
+    # "Professional services revenue" against the room's own "Professional services" line: the slice
+    # the claim names is the line the room prints, not a segment of it.
+    claim = run.claim_basis
+    return claim.startswith("segment:") and c.basis == "reported" and c.how == "printed" and \
+        _names_slice(c.inputs[0][0].label or "", claim[len("segment:"):])
+
+
+@lru_cache(maxsize=16384)
+def _names_slice(label: str, slice_words: str) -> bool:
+    words = set(_words(label))
+    wanted = [w for w in _words(slice_words) if w not in _BASIS_DROP]
+    return bool(wanted) and all(w in words for w in wanted)
 
 
 def _decisive(run: _Run, pool: list[_Candidate]) -> list[_Candidate]:

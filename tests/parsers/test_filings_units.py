@@ -533,3 +533,14 @@ def test_a_sentence_that_states_a_quantitys_growth_gives_that_growth(sentence, m
 def test_a_slice_a_sequential_change_or_points_give_no_growth_rate(sentence):
     doc = _doc(f"<div><b>Results of Operations</b></div><p>{sentence}</p>")
     assert [f for f in doc.facts if f.metric.startswith("growth:")] == []
+
+
+@pytest.mark.parametrize(("label", "metric"), [
+    ("Sales and marketing", "sales_and_marketing"),  # a software maker's income statement
+    ("General and administrative", "general_and_administrative"),  # an internet company's
+])
+def test_sales_and_marketing_and_general_and_administrative_lines_are_quantities_of_their_own(label, metric):
+    body = f"""<div><b>Condensed Consolidated Statements of Operations</b></div><div>(in thousands)</div>
+    <table><tr><td></td><td>2024</td><td>2023</td></tr><tr><td>Operating expenses:</td><td></td><td></td></tr>
+    <tr><td>{label}</td><td>128,664</td><td>117,304</td></tr></table>"""
+    assert {f.metric for f in _doc(body).facts} == {metric}

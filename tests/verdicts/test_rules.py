@@ -444,3 +444,16 @@ def test_a_member_name_with_a_glued_and_is_the_slice_a_deck_names(printed, label
     e = ev(ROOM, fact("revenue", "FY2024", total), fact("revenue", "FY2024", value, basis=member))
     v = verify(c, e)
     assert v.verdict == "supported", v.reason
+
+
+@pytest.mark.parametrize(("printed", "metric", "segment", "line", "value", "verdict"), [
+    ("$24M", "services_revenue", "segment:professional", "Professional services", "24,015", "supported"),
+    ("$3.1B", "product_revenue", "segment:hardware", "Hardware products", "3,092", "supported"),
+    # The room's line does not name the slice: its figure is the whole, another basis than the slice.
+    ("$24M", "services_revenue", "segment:professional", "Total services", "24,015", "different-basis"),
+])
+def test_a_slice_the_rooms_own_line_names_is_that_line(printed, metric, segment, line, value, verdict):
+    c = claim(printed, metric, "FY2024", basis=segment)
+    scale = "thousands" if printed.endswith("M") else "millions"
+    v = verify(c, ev(ROOM, fact(metric, "FY2024", value, scale, label=line)))
+    assert v.verdict == verdict, v.reason
