@@ -709,10 +709,10 @@ def _computed(run: _Run) -> list[_Candidate]:
                 continue
             # A total the room prints two ways ("Net sales" and "Total revenues") grows two ways, each
             # line over its own prior year: every reading is computed and shown, as for margins.
+            priors = _readings(run, pfacts[0])
             for c in _readings(run, cfacts):
                 line = _words(c.label or "")
-                p = next((f for f in _readings(run, pfacts[0]) if _words(f.label or "") == line),
-                         None) or _best(run, pfacts[0])
+                p = next((f for f in priors if _words(f.label or "") == line), priors[0])
                 if p.value == 0:
                     continue
                 value = (c.value - p.value) / abs(p.value) * _HUNDRED
