@@ -29,7 +29,7 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from parsers.entities import same_entity
-from parsers.metrics import basis_from_text, by_id
+from parsers.metrics import alternates, basis_from_text, by_id
 from parsers.model import Claim, Fact, FactSource
 from parsers.numbers import parse_printed, scale_name
 from parsers.periods import MONTHS, bare_quarter, label_for_span, parse_fye, period_from_text
@@ -841,7 +841,10 @@ def _within(run: _Run, c: _Candidate) -> bool:
 
 def _same_slot(run: _Run, c: _Candidate) -> bool:
     if c.alternate:
-        return False
+        # "Advertising services revenue" against revenue tagged AdvertisingServicesMember, "Subscription
+        # and support" against SubscriptionAndSupportMember: the line the claim names, as a member.
+        return c.metric == "revenue" and c.basis.startswith("segment:") and run.claim.label != "" and \
+            "revenue" in alternates(run.q.metric) and _member_is(run.claim.label, c.basis[len("segment:"):])
     if _same_basis(c.basis, run.claim_basis):
         return True
     # "Professional services revenue" against the room's own "Professional services" line: the slice
@@ -849,6 +852,12 @@ def _same_slot(run: _Run, c: _Candidate) -> bool:
     claim = run.claim_basis
     return claim.startswith("segment:") and c.basis == "reported" and c.how == "printed" and \
         _names_slice(c.inputs[0][0].label or "", claim[len("segment:"):])
+
+
+@lru_cache(maxsize=16384)
+def _member_is(label: str, member_words: str) -> bool:
+    words = {w for w in _words(label) if w not in _BASIS_DROP and w not in ("revenue", "sale", "net")}
+    return bool(words) and words == {w for w in _words(member_words) if w not in _BASIS_DROP}
 
 
 @lru_cache(maxsize=16384)

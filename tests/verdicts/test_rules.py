@@ -457,3 +457,19 @@ def test_a_slice_the_rooms_own_line_names_is_that_line(printed, metric, segment,
     scale = "thousands" if printed.endswith("M") else "millions"
     v = verify(c, ev(ROOM, fact(metric, "FY2024", value, scale, label=line)))
     assert v.verdict == verdict, v.reason
+
+
+@pytest.mark.parametrize(("printed", "metric", "label", "member", "value", "verdict"), [
+    ("$56.2B", "services_revenue", "advertising services revenue", "segment:AdvertisingServicesMember", "56,214",
+     "supported"),  # a retailer's advertising line, tagged as a member of net sales
+    ("$35.7B", "subscription_revenue", "subscription and support", "segment:SubscriptionAndSupportMember", "35,679",
+     "supported"),  # a CRM vendor's
+    # Another line than the one named: its members' words are not the claim's.
+    ("$5.6B", "services_revenue", "cloud services revenue", "segment:CloudServicesAndLicenseSupportMember", "5,623",
+     "different-basis"),
+])
+def test_a_revenue_line_a_claim_names_is_the_member_of_revenue_with_its_words(printed, metric, label, member, value,
+                                                                                verdict):
+    c = claim(printed, metric, "FY2024", label=label)
+    v = verify(c, ev(ROOM, fact("revenue", "FY2024", "637,959"), fact("revenue", "FY2024", value, basis=member)))
+    assert v.verdict == verdict, v.reason
