@@ -12,7 +12,16 @@ import re
 import msgspec
 
 from parsers.decks import is_figure_cell, repeated_lines
-from parsers.metrics import basis_from_text, by_id, find_metric, find_metric_span, label_metric, normalise_label
+from parsers.metrics import (
+    basis_from_text,
+    by_id,
+    find_metric,
+    find_metric_span,
+    label_metric,
+    names_a_loss,
+    normalise_label,
+    states_gaap,
+)
 from parsers.model import BBox, Claim, Deck, Discard, ParsedDeck, Resolution, Slide, TextBlock
 from parsers.figures import bound_of as _bound
 from parsers.figures import is_qualifier as _is_qualifier
@@ -56,7 +65,6 @@ _TEAM = re.compile(
 _PERSON_TITLE = re.compile(r"^[A-Z][a-z]+(?:\s[A-Z]\.)?\s[A-Z][a-zA-Z'’-]+,\s*(?:[A-Z][\w&-]*\s?){1,5}[:\-–—]")
 _TEAM_TITLE = re.compile(r"\b(leadership|management|team|board|executives?|founders?)\b", re.I)
 _NON_GAAP_WORD = re.compile(r"\bnon[- ]?gaap\b", re.I)
-_GAAP_WORD = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
 _RECONCILIATION = re.compile(r"\breconcil|\bgaap\s+(?:to|and|vs\.?|versus)\s+non", re.I)
 _GUIDANCE_TITLE = re.compile(r"\b(guidance|outlook|targets?|forecast|long[- ]term model|projections?)\b", re.I)
 _PHONE = re.compile(r"(?:\+\d{1,3}[\s.-]?)?\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b")
@@ -418,7 +426,7 @@ def _basis(text: str, subject: _Subject, unit: str, inherited: str | None = None
         return m.basis, False
     if inherited:
         # "GAAP operating loss" on a non-GAAP slide says its own basis.
-        return ("GAAP", True) if _GAAP_WORD.search(text) else (inherited, False)
+        return ("GAAP", True) if states_gaap(text) else (inherited, False)
     if subject.metric is None and unit == "count":
         return "operating metric", False
     return "GAAP", False
@@ -571,7 +579,7 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
     if kind == "growth" and _DOWN.search(clause) and value > 0:
         value = -value
     if kind == "value" and value > 0 and subject.metric in ("net_income", "operating_income") \
-            and _LOSS.search(subject.label) and not _INCOME_WORD.search(subject.label):
+            and names_a_loss(subject.label):
         # "Operating loss of $17.73 billion" is operating income of -$17.73 billion, as the room prints it.
         value = -value
     decimals = p.decimals
@@ -660,8 +668,6 @@ def _mask_figures(text: str, figs: list[Printed]) -> str:
 _SENTENCE = re.compile(r"(?<=[a-z0-9%)\]][.!?])\s+(?=[A-Z\"“(]|[a-z][A-Z])")
 
 
-_LOSS = re.compile(r"\bloss(?:es)?\b", re.I)
-_INCOME_WORD = re.compile(r"\b(?:income|earnings|profit)\b", re.I)
 # A sentence that speaks of the one before it: "That was 10% more than a year earlier."
 _ANAPHOR = re.compile(r"^\s*(?:that|this|it)\s+(?:was|is|were|represented|represents|marked|reflected)\b", re.I)
 

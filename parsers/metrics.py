@@ -192,6 +192,22 @@ def label_metric(label: str) -> str:
     return label_id(normalise_label(label))
 
 
+_GAAP = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
+_LOSS = re.compile(r"\bloss(?:es)?\b", re.I)
+_GAIN = re.compile(r"\b(?:income|earnings|profit)\b", re.I)
+
+
+def states_gaap(text: str) -> bool:
+    """Whether ``text`` says GAAP of itself ("GAAP operating loss"), not "non-GAAP"."""
+    return _GAAP.search(text) is not None
+
+
+def names_a_loss(text: str) -> bool:
+    """Whether a quantity's name says it is a loss ("operating loss", "net loss"), not a quantity that
+    may be one ("net income (loss)"): its figure, printed without a sign, is below zero."""
+    return _LOSS.search(text) is not None and _GAIN.search(text) is None
+
+
 def basis_from_text(text: str) -> str | None:
     """The basis qualifier a label states, or None when it states none (read as GAAP)."""
     if _CONSTANT.search(text):

@@ -232,7 +232,7 @@ class Pipeline:
                               dedupe_key=f"reverify:{job.event_id}:wait{later.waits}")
                 return
             slots = {(r["entity_key"], r["metric"], r["period"])
-                     for r in await conn.fetch(query("changed_slots"), job.document_id)}
+                     for r in await conn.fetch(query("changed_slots_of"), [job.document_id])}
             if not slots:
                 return
             touched = []

@@ -711,8 +711,7 @@ def _computed(run: _Run) -> list[_Candidate]:
             # line over its own prior year: every reading is computed and shown, as for margins.
             priors = _readings(run, pfacts[0])
             for c in _readings(run, cfacts):
-                line = _words(c.label or "")
-                p = next((f for f in priors if _words(f.label or "") == line), priors[0])
+                p = next((f for f in priors if _line(f) == _line(c)), priors[0])
                 if p.value == 0:
                     continue
                 value = (c.value - p.value) / abs(p.value) * _HUNDRED
@@ -770,8 +769,13 @@ def _margin_at(run: _Run, period: str) -> list[tuple[Decimal, Decimal, str, tupl
     return out
 
 
+def _line(fact: Fact) -> str:
+    """The room's line a figure is printed on ("net sale", "total revenue"), to pair years by."""
+    return " ".join(_words(fact.label or ""))
+
+
 def _denominator_line(inputs: tuple[Fact, ...]) -> str | None:
-    return " ".join(_words(inputs[1].label)) if len(inputs) == 2 else None
+    return _line(inputs[1]) if len(inputs) == 2 else None
 
 
 def _margin_change(run: _Run) -> list[_Candidate]:
@@ -855,16 +859,20 @@ def _same_slot(run: _Run, c: _Candidate) -> bool:
 
 
 @lru_cache(maxsize=16384)
+def _slice_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in _words(text) if w not in _BASIS_DROP)
+
+
 def _member_is(label: str, member_words: str) -> bool:
-    words = {w for w in _words(label) if w not in _BASIS_DROP and w not in ("revenue", "sale", "net")}
-    return bool(words) and words == {w for w in _words(member_words) if w not in _BASIS_DROP}
+    """A claim's line ("advertising services revenue") is the member with its words."""
+    words = _slice_words(label) - {"revenue", "sale", "net"}
+    return bool(words) and words == _slice_words(member_words)
 
 
-@lru_cache(maxsize=16384)
 def _names_slice(label: str, slice_words: str) -> bool:
-    words = set(_words(label))
-    wanted = [w for w in _words(slice_words) if w not in _BASIS_DROP]
-    return bool(wanted) and all(w in words for w in wanted)
+    """The room's line ("Professional services") names every word of the claimed slice."""
+    wanted = _slice_words(slice_words)
+    return bool(wanted) and wanted <= set(_words(label))
 
 
 def _decisive(run: _Run, pool: list[_Candidate]) -> list[_Candidate]:

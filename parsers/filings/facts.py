@@ -11,7 +11,17 @@ import msgspec
 
 from parsers.filings.ixbrl import Context, basis_for
 from parsers.filings.tables import Grid
-from parsers.metrics import basis_from_text, by_concept, by_id, find_metric, find_metric_span, label_metric, normalise_label
+from parsers.metrics import (
+    basis_from_text,
+    by_concept,
+    by_id,
+    find_metric,
+    find_metric_span,
+    label_metric,
+    names_a_loss,
+    normalise_label,
+    states_gaap,
+)
 from parsers.model import Cell, Column, Fact, FactSource, ParsedDocument, Row, Table
 from parsers.numbers import parse_printed
 from parsers.periods import FiscalYearEnd, bare_quarter, column_period, label_for_span, period_from_text, span_of_label
@@ -42,7 +52,6 @@ _SHARE_COUNT = re.compile(r"weighted|shares used|shares outstanding|number of sh
 _SHARES = re.compile(r"\bshares\b|\bshare count\b", re.I)
 _PCT_GROUP = re.compile(r"percent|growth|%|\bchange in (?:net )?(?:sales|revenue)|\bmargin\b", re.I)
 _NON_GAAP_TITLE = re.compile(r"non[- ]?gaap|reconciliation|free cash flow|adjusted", re.I)
-_GAAP_WORD = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
 
 
 @lru_cache(maxsize=1 << 14)  # pure, and the same row labels recur in every table and filing
@@ -356,11 +365,11 @@ def table_facts(
         metric, stated = _row_metric_of(row, label, entity)
         reg = by_id(metric)
         context_words = f"{row.group} {label}"
-        if stated is None and non_gaap_table and not (reg and reg.concepts) and not _GAAP_WORD.search(label):
+        if stated is None and non_gaap_table and not (reg and reg.concepts) and not states_gaap(label):
             stated = "non-GAAP"
         if stated is None and reg is not None and reg.basis != "GAAP":
             stated = reg.basis
-        if stated is None and _GAAP_WORD.search(label):
+        if stated is None and states_gaap(label):
             stated = "GAAP"
         sliced = segment_row(row.label) if is_label(metric) and row.label and stated is None else None
         if sliced is not None and sliced[2] and row.group and find_metric(row.group) not in (None, sliced[0]):
@@ -490,7 +499,9 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
     cues = list(_TEXT_CUE.finditer(text))
     money = _MONEY_SIGN.search(text) is not None
     counted = _COUNTED.search(text) is not None
-    if not (cues or money or counted or _HEAD_COUNT_WORD.search(text) or ("%" in text and _GROWTH_VERB.search(text))):
+    heads = _HEAD_COUNT_WORD.search(text) is not None
+    rates = "%" in text and _GROWTH_VERB.search(text) is not None
+    if not (cues or money or counted or heads or rates):
         return out  # no figure below could be read: most of a filing's sentences, skipped before their period
     # A sentence that names no period speaks for its heading ("Full Fiscal 2025 Financial Highlights").
     period = period_from_text(text, fye) or _heading_period(section_title, fye) or default_period
@@ -516,9 +527,9 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
 
     if counted:
         out.extend(_counted_facts(text, fact))
-    if _HEAD_COUNT_WORD.search(text):
+    if heads:
         out.extend(_head_count_facts(text, fact))
-    if "%" in text and _GROWTH_VERB.search(text):
+    if rates:
         out.extend(_growth_sentence_facts(text, fact))
     if money:
         out.extend(_amount_of_facts(text, fact))
@@ -553,8 +564,7 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         else:
             unit = "USD" if p.currency == "USD" else ("count" if not p.currency else "currency")
             currency, value = p.currency, p.value.scaleb(p.scale) if p.scale else p.value
-        if metric in ("net_income", "operating_income") and value > 0 and re.search(r"\bloss", name, re.I) \
-                and not re.search(r"\b(?:income|earnings|profit)\b", name, re.I):
+        if metric in ("net_income", "operating_income") and value > 0 and names_a_loss(name):
             value = -value  # "net loss was $55.4 million": net income of -$55.4 million, as the tables print it
         basis = basis_from_text(before[-60:])
         if basis is None and _EXCLUDING_AFTER.search(_clause_after(text, p.end)):

@@ -66,13 +66,8 @@ ORDER BY r.deck_document_id, r.id DESC;
 -- name: run_claim_bodies
 SELECT claim_id, entity_key, body::text AS body FROM claim WHERE run_id = $1;
 
--- name: changed_slots
--- The fact slots a document version touches, with those of the versions it replaced.
-SELECT DISTINCT entity_key, metric, period FROM fact
-WHERE document_id = $1 OR document_id IN (SELECT id FROM document WHERE superseded_by = $1);
-
 -- name: changed_slots_of
--- changed_slots of each document in $1, by document.
+-- The fact slots each document version in $1 touches, with those of the versions it replaced.
 SELECT DISTINCT c.id AS document_id, f.entity_key, f.metric, f.period
 FROM unnest($1::bigint[]) AS c(id)
 JOIN LATERAL (SELECT c.id AS version UNION ALL SELECT d.id FROM document d WHERE d.superseded_by = c.id) v ON true
