@@ -346,6 +346,35 @@ _LESS = re.compile(r"\s*(?:less|minus)\s+(?!than\b)[a-z]")
 _WEAK = {"basic", "diluted", "products", "services", "subscription", "profit", "sales", "cash", "eps"}
 
 
+# Verbs a sentence puts between its subject and the quantity: "North America segment earned an
+# operating margin", "Beauty recorded net sales".
+_VERBS = frozenset("posted earned booked produced recorded logged registered drove contributed brought returned "
+                   "saw had has have made came grew rose fell climbed jumped increased decreased declined reached "
+                   "delivered generated achieved totaled totalled was were is are reports".split())
+# Words that say when or how big, not which part: "Third-quarter net sales", "the largest segment".
+_NOT_PART = frozenset("first second third fourth half quarter quarters fiscal year years months six nine three "
+                      "twelve ytd year-to-date largest biggest smallest fastest fastest-growing highest lowest "
+                      "best strongest most".split())
+
+
+def _qualifier(before: list[str], companies: list[str]) -> list[str]:
+    """The words before a quantity's name that say which part of the company it is ("AWS", "North
+    America"), or none: from the verb's object if it has such words, else from the sentence's subject."""
+    company_words = {w.lower() for c in companies for w in re.split(r"[\s,.]+", c) if w}
+
+    def part(w: str) -> bool:
+        w = re.sub(r"'s$", "", w)
+        return bool(w) and w not in _GENERIC and w not in company_words and w not in _STOP_LABEL \
+            and not all(piece in _NOT_PART for piece in w.split("-")) \
+            and not re.fullmatch(r"[\d$.,%+~()/-]+[kmb]?|(?:fy|cy|q[1-4]|h[12])?'?\d{2,4}", w)
+
+    verb = max((i for i, w in enumerate(before) if w in _VERBS), default=None)
+    if verb is not None:
+        obj = [w for w in before[verb + 1:] if part(w)]
+        before = before[verb + 1:] if obj else before[:verb]
+    return [re.sub(r"'s$", "", w) for w in before if part(w)]
+
+
 def _subject(text: str, companies: list[str]) -> _Subject:
     """The quantity a phrase names: a registry id, the label words, and a segment qualifier if any."""
     text = _mask(_norm(text))
@@ -359,9 +388,7 @@ def _subject(text: str, companies: list[str]) -> _Subject:
     name = t[start:end]
     before = [w for w in re.split(r"[\s()]+", t[:start]) if w]
     after = t[end:]
-    company_words = {w.lower() for c in companies for w in re.split(r"[\s,.]+", c) if w}
-    qual = [w for w in before if w not in _GENERIC and w not in company_words
-            and not re.fullmatch(r"[\d$.,%+~()/-]+[kmb]?|(?:fy|cy|q[1-4]|h[12])?'?\d{2,4}", w) and w not in _STOP_LABEL]
+    qual = _qualifier(before, companies)
     if qual and qual[-1] == "segment" and len(qual) > 1:
         qual = qual[:-1]  # "AWS segment sales": the AWS segment's revenue
     elif name in _WEAK and (qual or len(label.split()) > 2) and not (name == "sales" and re.match(r"\s*(growth|grew|up|down)\b", after)):
@@ -373,6 +400,9 @@ def _subject(text: str, companies: list[str]) -> _Subject:
         # "Subscription revenue less monthly cloud": what is left once a part is taken out is another
         # quantity, as is a balance's current portion; the room prints either (if at all) under its
         # own label.
+        return _Subject(metric=None, label=label, segment=None)
+    if re.match(r"\s*per\s+(?!share\b)[a-z]", after):
+        # "Revenue per paying membership", "sales per square foot": an average, another quantity.
         return _Subject(metric=None, label=label, segment=None)
     follower = re.match(r"\s*([a-z][a-z-]{3,})\b", after)
     if follower and follower.group(1) in _COUNTED_NOUNS:
@@ -491,6 +521,13 @@ def _stated(where: str, text: str, read: str | None = None, *, whole: bool = Fal
     return _Stated(p, f"{where} {quoted(text)}", text) if p else None
 
 
+def _year_for_part(period: str, part: str) -> str | None:
+    """The fiscal year of a stated period, which a part of a year a sentence names ("Q3", "the six
+    months") takes: "second-quarter revenue" on a first-half slide is that year's second quarter."""
+    m = re.search(r"\bFY\d{4}$", period)
+    return m.group(0) if m else None
+
+
 def _slide_period(slide: Slide) -> _Stated | None:
     """The period a slide states for all its figures: in its title, a subtitle, or once in its text."""
     if s := _stated("slide title", slide.title):
@@ -539,6 +576,22 @@ _SHARE_VERB = re.compile(r"\b(?:accounted\s+for|accounts\s+for|made\s+up|makes\s
                          r"contributed|was|were|is|are|reached|at|of|with|generated|about|approximately|nearly|over|~)\s*$",
                          re.I)
 _SHARE_TAIL = re.compile(r"^\s*(.{2,60}?)\s+(?:share|portion|percent(?:age)?)\s+of\b", re.I)
+
+
+_APPOSITIVE = re.compile(r",\s+(?:the|a|an|its|our|their)\b[^,]*,?\s*$", re.I)
+
+
+def _with_subject(before: str, clause: str) -> str:
+    """A clause that starts with its verb ("posted net sales of $29.6 billion") with the sentence's
+    subject put back before it ("Fabric & Home Care, the largest segment, posted ..."), less any
+    appositive between them; any other clause as it is."""
+    first = re.match(r"\s*([A-Za-z]+)", clause)
+    if not before.strip() or not first or first.group(1).lower() not in _VERBS:
+        return clause
+    subject = before
+    while (m := _APPOSITIVE.search(subject)) is not None:
+        subject = subject[:m.start()]
+    return f"{subject.strip(' ,;')} {clause}"
 
 
 def _share_part(clause: str, p: Printed) -> str:
@@ -684,7 +737,10 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stat
     if len(sentences) <= 1:
         return _text_claims(block.text, block, slide, ctx, slide_period, slide_entity, None, start)
     paragraph_entity = _entity_in(block.text, ctx.companies) or slide_entity
-    paragraph_period = _stated("its paragraph", block.text, _mask_figures(block.text, _figures(block.text)), whole=True)
+    # A period a sentence states holds for the sentences after it, never for those before: in
+    # "Third-quarter net sales were $19.8 billion. First-quarter fiscal 2026 net sales were ...", the
+    # first quarter is the slide's year's.
+    paragraph_period: _Stated | None = None
     claims: list[Claim] = []
     discards: list[Discard] = []
     lent_part = None
@@ -702,9 +758,11 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stat
         # "In its fiscal third quarter, net sales were $94.0 billion. iPhone net sales were $44.6
         # billion.": the quarter a sentence names holds for the sentences after it that name none.
         masked = _mask_figures(sentence, _figures(sentence))
+        said = _stated("an earlier sentence of its paragraph", sentence, masked, whole=True)
+        paragraph_period = said or paragraph_period
         if own := bare_part(_mask(masked)):
             lent_part = own
-        elif _stated("its sentence", sentence, masked, whole=True):
+        elif said:
             lent_part = None
     return claims, discards
 
@@ -737,7 +795,7 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         clause, off = _clause(text, p)
         local = [q for q in main if off <= q.start < off + len(clause)]
         masked_clause = _mask_figures(clause, [msgspec.structs.replace(q, start=q.start - off, end=q.end - off) for q in local])
-        subject = _subject(masked_clause, ctx.companies)
+        subject = _subject(_with_subject(text[:off], masked_clause), ctx.companies)
         if subject.metric is None and whole.metric is not None:
             subject = whole
         if not subject.label:
@@ -747,10 +805,11 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
             bound = ranged[i]
         stated = _stated("the claim's words", clause, masked_clause) or block_period or slide_period or ctx.deck_period
         own_part = bare_part(_mask(_mask_figures(text, figs)))
-        if stated is not None and re.fullmatch(r"FY\d{4}", stated.period) and (part := own_part or lent_part):
-            # "In its fiscal third quarter, ... $94.0 billion" on a fiscal-2025 slide is Q3 FY2025.
+        if stated is not None and (part := own_part or lent_part) and (year := _year_for_part(stated.period, part)):
+            # "In its fiscal third quarter, ... $94.0 billion" on a fiscal-2025 slide is Q3 FY2025; "the
+            # six months" on a second-quarter slide are the half that quarter closes.
             named = "its sentence" if own_part else "an earlier sentence of its paragraph"
-            stated = _Stated(f"{part} {stated.period}", f"{stated.where}, with the {part} {named} names", stated.text)
+            stated = _Stated(f"{part} {year}", f"{stated.where}, with the {part} {named} names", stated.text)
         scale = unit = None
         reg = by_id(subject.metric) if subject.metric else None
         if slide_scale is not None and _bare_amount(p, clause) and (reg is None or reg.unit == "USD") \

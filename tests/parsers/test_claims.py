@@ -402,3 +402,47 @@ def test_x_segment_sales_are_that_segments_revenue(line, segment) -> None:
 def test_a_slice_whose_name_lists_its_parts_keeps_its_whole_name(line, words) -> None:
     (claim,), _ = _one("Company at a glance", line)
     assert (claim.kind, claim.label) == ("share", words)
+
+
+@pytest.mark.parametrize(("cover", "line", "metric", "basis"), [
+    ("Amazon.com, Inc. Review", "Amazon's North America segment earned an operating margin of 6.3%.", "operating_margin",
+     "segment:north america"),
+    ("Procter & Gamble Review", "Beauty recorded net sales of $15.0 billion.", "revenue", "segment:beauty"),
+    ("Procter & Gamble Review", "Fabric & Home Care, the largest segment, posted net sales of $29.6 billion.",
+     "revenue", "segment:fabric home care"),
+    ("Tesla Review", "Third-quarter revenue was $28.1 billion.", "revenue", "GAAP"),
+    ("Netflix Review", "Second-half revenue of $20.0 billion", "revenue", "GAAP"),
+])
+def test_a_segment_is_the_subject_before_the_verb_never_the_verb_or_a_period_word(cover, line, metric, basis) -> None:
+    (claim,) = extract_claims(_deck(("FY2024 in review", [line]), cover=cover)).claims
+    assert (claim.metric, claim.basis) == (metric, basis)
+
+
+@pytest.mark.parametrize("line", [
+    "Average monthly revenue per paying membership of $11.70",
+    "Revenue per available room of $215",
+])
+def test_an_amount_per_unit_is_another_quantity_than_the_total(line: str) -> None:
+    (claim,), _ = _one("FY2024 Results", line)
+    assert is_label(claim.metric) and claim.basis == "GAAP"
+
+
+@pytest.mark.parametrize(("title", "paragraph", "first", "period"), [
+    ("Procter & Gamble fiscal 2025", "Third-quarter net sales were $19.8 billion. First-quarter fiscal 2026 net sales "
+     "were $22.4 billion.", "$19.8 billion", "Q3 FY2025"),
+    ("Oracle fiscal 2025", "Revenue was $13.3 billion in the first quarter. Fiscal 2026 revenue is shown for "
+     "comparison at $15.0 billion.", "$13.3 billion", "Q1 FY2025"),
+])
+def test_a_period_a_later_sentence_names_is_not_lent_to_the_sentences_before_it(title, paragraph, first, period) -> None:
+    claims = extract_claims(_deck((title, [paragraph]))).claims
+    assert {c.printed: c.period for c in claims}[first] == period
+
+
+@pytest.mark.parametrize(("title", "paragraph", "printed", "period"), [
+    ("Tesla second quarter of 2025", "Capital expenditures for the six months were $3.89 billion.", "$3.89 billion",
+     "H1 FY2025"),
+    ("IBM first half 2025", "Second-quarter revenue was $17.0 billion.", "$17.0 billion", "Q2 FY2025"),
+])
+def test_a_part_of_a_year_a_sentence_names_takes_the_slides_fiscal_year(title, paragraph, printed, period) -> None:
+    claims = extract_claims(_deck((title, [paragraph]))).claims
+    assert {c.printed: c.period for c in claims}[printed] == period
