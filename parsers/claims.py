@@ -116,6 +116,8 @@ _GROWTH = re.compile(
     r"change|cagr|expanded|improved|(?:more|higher|lower|less) than (?:a|the prior|the previous) year(?: earlier| ago)?)\b",
     re.I,
 )
+# A column header says "change" more tersely than a sentence does: "chg", "% var", "Δ".
+_GROWTH_HEAD = re.compile(_GROWTH.pattern + r"|\bchg\b|\bvar\b|\u0394", re.I)
 _DOWN = re.compile(r"\b(down|decrease[sd]?|declined?|declines|fell|contract(?:ed|ion))\b", re.I)
 _SEQUENTIAL = re.compile(r"\b(q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?)\b", re.I)
 _SHARE_AFTER = re.compile(r"^\s*(?:of|as a (?:percent(?:age)?|share) of)\s+(.{2,60})", re.I)
@@ -430,7 +432,7 @@ def _kind(clause: str, after: str, p: Printed, subject: _Subject, header: str = 
     if reg is not None and reg.unit == "percent" and p.unit == "percent" and not reg.ratio_of:
         # "Comparable sales up 4.8%": the quantity is itself a rate; "up" says which way it went.
         return "value", None
-    if _GROWTH.search(clause) or _GROWTH.search(header):
+    if _GROWTH.search(clause) or _GROWTH_HEAD.search(header):
         return "growth", None
     share = _SHARE_AFTER.match(after) or _SHARE_ANY.search(clause)
     if share or _SHARE_HEADER.search(header):
@@ -519,6 +521,11 @@ def _stated(where: str, text: str, read: str | None = None, *, whole: bool = Fal
     read = text if read is None else read
     p = _period(_COMPARED.sub(" ", read)) if whole else _own_period(read)
     return _Stated(p, f"{where} {quoted(text)}", text) if p else None
+
+
+def _period_order(period: str) -> tuple[int, str]:
+    """Later periods sort last: by fiscal year, then by label within it ("Q4" after "Q1")."""
+    return _year_of(period) or 0, period
 
 
 def _year_for_part(period: str, part: str) -> str | None:
@@ -852,16 +859,26 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     periods: list[str | None] = []
     last = None
     unread: set[int] = set()
+    since_change: list[str] = []
     for c, h in enumerate(header):
         p = _period(h)
-        if p is None and h and (_GROWTH.search(h) or _SHARE_HEADER.search(h)):
-            p = last
+        if p is None and h and (_GROWTH_HEAD.search(h) or _SHARE_HEADER.search(h)):
+            # "Q1'23 | Q1'22 | Y/Y": a change after two periods is the later one's over the other;
+            # "FY24 | Y/Y | FY23 | Y/Y": a change after one period is that period's.
+            p = max(since_change, key=_period_order) if len(since_change) > 1 else last
+            since_change = []
         elif p is None and c > 0 and any(ch.isalnum() for ch in h):
             unread.add(c)
+        elif p is not None and c > 0:
+            since_change.append(p)
         periods.append(p)
         last = p or last
-    if not any(periods):
-        unread = set()  # no column names a period: the slide's or the deck's period speaks for them all
+    if not any(_period(h) for h in header[1:]):
+        # No column names a period: the corner's ("FY2022, $ in billions"), the slide's or the deck's
+        # speaks for them all.
+        unread = set()
+        periods = [periods[0]] * len(periods) if periods and periods[0] else [None] * len(periods)
+    metric_heads = [h if find_metric(_label_words(_mask(h))) else None for h in header]
     guidance = bool(_GUIDANCE_TITLE.search(slide.title))
     # "Non-GAAP Income Statement Highlights": a row that states no basis is on the slide's; a
     # reconciliation prints both bases, and each of its rows says which.
@@ -894,15 +911,21 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 continue
             p = figs[0]
             subject = _subject(label, ctx.companies)
-            if subject.metric is None and not (_GROWTH.search(head) or _SHARE_HEADER.search(head)):
+            if subject.metric is None and not (_GROWTH_HEAD.search(head) or _SHARE_HEADER.search(head)):
                 head_words = _label_words(_mask(head))
                 if head_words and find_metric(head_words):
                     subject = _subject(f"{label} {head_words}", ctx.companies)
+            elif subject.metric is None and (named := next((h for h in reversed(metric_heads[1:c]) if h), None)):
+                # A company per row, a quantity per column: "Revenue | Y/Y growth" is revenue's growth.
+                subject = _subject(f"{label} {_label_words(_mask(named))}", ctx.companies)
             if not subject.label:
                 continue
             scale = None
             unit = None
-            if table_scale is not None and _bare_amount(p, label):
+            reg = by_id(subject.metric) if subject.metric else None
+            if table_scale is not None and _bare_amount(p, label) and not (reg is not None and reg.unit != "USD") \
+                    and not _PER_SHARE.search(head):
+                # "$ in billions except per share" scales a row's amounts, never its EPS column.
                 scale = table_scale
                 if p.unit == "count":
                     unit = "USD"

@@ -446,3 +446,31 @@ def test_a_period_a_later_sentence_names_is_not_lent_to_the_sentences_before_it(
 def test_a_part_of_a_year_a_sentence_names_takes_the_slides_fiscal_year(title, paragraph, printed, period) -> None:
     claims = extract_claims(_deck((title, [paragraph]))).claims
     assert {c.printed: c.period for c in claims}[printed] == period
+
+
+@pytest.mark.parametrize(("header", "row", "period", "comparison"), [
+    (["$mm, except per share", "Q1'23", "Q1'22", "Y/Y"], ["Net revenue", "$11,715mm", "$18,353mm", "(36)%"],
+     "Q1 FY2023", "Q1 FY2022"),
+    (["$mm", "4Q23", "4Q22", "chg"], ["Net sales", "$3,673", "$3,909", "(6)%"], "Q4 FY2023", "Q4 FY2022"),
+])
+def test_a_change_column_after_two_periods_is_the_later_periods_change(header, row, period, comparison) -> None:
+    claims = extract_claims(_deck(("Results", [], [header, row]))).claims
+    growth = next(c for c in claims if c.text == row[-1])
+    assert (growth.kind, growth.metric, growth.period, growth.comparison_period) == ("growth", "revenue", period,
+                                                                                     comparison)
+
+
+@pytest.mark.parametrize(("corner", "rows", "period"), [
+    ("FY2022, $ in billions except per share", [["Johnson & Johnson", "$94.9", "1.3%", "$6.73"],
+                                                 ["Verizon", "$136.8", "2.4%", "$5.32"]], "FY2022"),
+    ("2Q25, $ in millions except per share", [["Tesla", "$22,496", "(12)%", "$0.33"],
+                                               ["Netflix", "$11,079", "16%", "$7.19"]], "Q2 FY2025"),
+])
+def test_a_table_with_a_company_per_row_reads_each_column_as_a_quantity_in_the_corners_period(corner, rows, period):
+    header = [corner, "Revenue", "Y/Y growth", "Diluted EPS"]
+    claims = extract_claims(_deck(("Peer comparison", [], [header, *rows]))).claims
+    got = {(c.row, c.metric, c.kind, c.period, c.scale if c.unit != "USD/share" else "per share") for c in claims}
+    for name, *_ in rows:
+        assert (name, "revenue", "value", period, 9 if "billions" in corner else 6) in got
+        assert (name, "revenue", "growth", period, None) in got or (name, "revenue", "growth", period, 0) in got
+        assert (name, "eps_diluted", "value", period, "per share") in got
