@@ -101,7 +101,8 @@ _MASKS = [
     # "Q4FY25", "1H FY25": a part of a fiscal year written as one token.
     re.compile(r"\b(?:Q[1-4]|[1-4]Q|H[12]|[12]H|9M|6M)\s*(?:FY|CY)\s*['’]?\d{2,4}\b", re.I),
     re.compile(r"['’]\d{2}\b"),
-    re.compile(r"\b\d{1,2}[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\b", re.I),
+    re.compile(r"\b\d{1,2}[\s-]+(?:weeks?|months?)\s+(?:ended|ending|to|through|thru)\b", re.I),
+    re.compile(r"\b(?:the|first|last|past)\s+\d{1,2}[\s-]+(?:weeks?|months?)\b", re.I),
     re.compile(r"\b(?:ttm|ltm|trailing)\s+\d{1,2}\b", re.I),
     re.compile(r"\b(?:form\s+)?(?:10-[KQ]|8-K|S-1|20-F|40-F)\b", re.I),
     re.compile(r"\btop\s+\d{1,3}\b|#\s?\d+\b|\bno\.\s?\d+\b|\b24/7\b|\b\d+/\d+\b", re.I),
@@ -157,7 +158,7 @@ _STOP_LABEL = set(
     """of the a an our its to at by is was were are be been has have had for in on from and over more than
     above under below nearly almost approximately approx about around roughly up to least ~ surpassed exceeded
     exceeds surpasses reached reaches hit topped covered recognized recognised delivered generated achieved
-    totaled totalled totaling now""".split()
+    totaled totalled totaling now ran stood came landed amounted posted earned recorded booked""".split()
 )
 
 
@@ -352,7 +353,8 @@ _WEAK = {"basic", "diluted", "products", "services", "subscription", "profit", "
 # operating margin", "Beauty recorded net sales".
 _VERBS = frozenset("posted earned booked produced recorded logged registered drove contributed brought returned "
                    "saw had has have made came grew rose fell climbed jumped increased decreased declined reached "
-                   "delivered generated achieved totaled totalled was were is are reports".split())
+                   "delivered generated achieved totaled totalled was were is are reports ran stood landed "
+                   "amounted".split())
 # Words that say when or how big, not which part: "Third-quarter net sales", "the largest segment".
 _NOT_PART = frozenset("first second third fourth half quarter quarters fiscal year years months six nine three "
                       "twelve ytd year-to-date largest biggest smallest fastest fastest-growing highest lowest "
@@ -367,7 +369,7 @@ def _qualifier(before: list[str], companies: list[str]) -> list[str]:
     def part(w: str) -> bool:
         w = re.sub(r"'s$", "", w)
         return bool(w) and w not in _GENERIC and w not in company_words and w not in _STOP_LABEL \
-            and not all(piece in _NOT_PART for piece in w.split("-")) \
+            and w not in _NOT_PART and not all(piece in _NOT_PART for piece in w.split("-")) \
             and not re.fullmatch(r"[\d$.,%+~()/-]+[kmb]?|(?:fy|cy|q[1-4]|h[12])?'?\d{2,4}", w)
 
     verb = max((i for i, w in enumerate(before) if w in _VERBS), default=None)
@@ -377,9 +379,13 @@ def _qualifier(before: list[str], companies: list[str]) -> list[str]:
     return [re.sub(r"'s$", "", w) for w in before if part(w)]
 
 
+# "Adjusted EPS (US¢)", "Revenue (US$m)": the currency a row is printed in, not part of its name.
+_CURRENCY_NOTE = re.compile(r"\((?:US|USD|US\$|\$|¢|€|£|EUR|GBP)[^)]{0,6}\)", re.I)
+
+
 def _subject(text: str, companies: list[str]) -> _Subject:
     """The quantity a phrase names: a registry id, the label words, and a segment qualifier if any."""
-    text = _mask(_norm(text))
+    text = _mask(_norm(_CURRENCY_NOTE.sub(" ", text)))
     label = _label_words(text)
     found = find_metric_span(text)
     if not found:
@@ -502,8 +508,9 @@ def quoted(text: str, limit: int = 60) -> str:
 
 
 # "up 12% from 2023", "vs. FY23": the year a change is measured against is not the claim's period.
-_AGAINST = re.compile(r"\b(?:from|vs\.?|versus|compared (?:to|with)|over|than|prior[- ]year)\s+(?:fiscal\s+|FY\s*)?'?\d{2,4}\b",
-                      re.I)
+_AGAINST = re.compile(r"\b(?:from|vs\.?|versus|compared (?:to|with)|over|than|against|prior[- ]year)\s+(?:the\s+)?"
+                      r"(?:(?:(?:first|second)\s+half|(?:first|second|third|fourth)\s+quarter|six\s+months|nine\s+months"
+                      r"|[1-4]Q|Q[1-4]|[12]H|H[12])\s+(?:of\s+)?)?(?:fiscal\s+|FY\s*)?'?\d{2,4}\b", re.I)
 _DATE_PHRASE = re.compile("|".join(rx.pattern for rx in _MASKS[:4]), re.I)
 
 
@@ -521,6 +528,24 @@ def _stated(where: str, text: str, read: str | None = None, *, whole: bool = Fal
     read = text if read is None else read
     p = _period(_COMPARED.sub(" ", read)) if whole else _own_period(read)
     return _Stated(p, f"{where} {quoted(text)}", text) if p else None
+
+
+_WEEKS = re.compile(r"\b(26|39)[\s-]+weeks?\b", re.I)
+_TO_DATE = re.compile(r"\byear[\s-]+to[\s-]+date\b|\bytd\b", re.I)
+_TO_DATE_PART = {2: "H1", 3: "9M"}
+
+
+def _part_named(text: str, masked: str, stated: str | None) -> str | None:
+    """The part of a year a sentence names without its year: "the fiscal third quarter", "the six
+    months", a retailer's "39 weeks" (nine months), or "year-to-date" through the stated quarter."""
+    if part := bare_part(masked):
+        return part
+    if m := _WEEKS.search(text):
+        return "H1" if m.group(1) == "26" else "9M"
+    quarter = re.match(r"Q([1-4]) FY\d{4}$", stated or "")
+    if quarter and _TO_DATE.search(text):
+        return _TO_DATE_PART.get(int(quarter.group(1)))
+    return None
 
 
 def _period_order(period: str) -> tuple[int, str]:
@@ -811,7 +836,7 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         if i in ranged:
             bound = ranged[i]
         stated = _stated("the claim's words", clause, masked_clause) or block_period or slide_period or ctx.deck_period
-        own_part = bare_part(_mask(_mask_figures(text, figs)))
+        own_part = _part_named(text, _mask(_mask_figures(text, figs)), stated.period if stated else None)
         if stated is not None and (part := own_part or lent_part) and (year := _year_for_part(stated.period, part)):
             # "In its fiscal third quarter, ... $94.0 billion" on a fiscal-2025 slide is Q3 FY2025; "the
             # six months" on a second-quarter slide are the half that quarter closes.

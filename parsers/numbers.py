@@ -31,7 +31,10 @@ _CELL = re.compile(
 _CAPTION_SCALE = re.compile(
     r"\b(?:in|amounts? in|dollars? in|\$ in|expressed in)\s+(thousands|millions|billions)\b"
     r"|\(\s*(thousands|millions|billions)\b"
-    r"|^\s*(?:\$\s*|dollars\s+)?(thousands|millions|billions)\b(?=[\s,;]|$)",
+    r"|^\s*(?:\$\s*|dollars\s+)?(thousands|millions|billions)\b(?=[\s,;]|$)"
+    # A currency sign and a scale word with no figure between: "($ million, except per share amounts)",
+    # "US$ million", "2022 $ million" over a column, "(€m)". "$14,694 million" is a figure, not a caption.
+    r"|(?:^|(?<=[\s(]))(?:[A-Z]{0,2}\$|€|£|¥|(?:USD|EUR|GBP)(?=\s))\s?(thousands?|millions?|billions?|mm|mn|bn|m|k)\b(?![$\d])",
     re.I,
 )
 
@@ -67,7 +70,7 @@ def scale_from_caption(text: str) -> int | None:
     m = _CAPTION_SCALE.search(text)
     if not m:
         return None
-    return SCALE_WORDS[(m.group(1) or m.group(2) or m.group(3)).lower()]
+    return SCALE_WORDS[(m.group(1) or m.group(2) or m.group(3) or m.group(4)).lower()]
 
 
 class Printed(msgspec.Struct, frozen=True):
@@ -131,6 +134,9 @@ def parse_printed(text: str) -> list[Printed]:
                 unit = "pp"
             elif u.startswith("b"):
                 unit = "bp"
+                if decimals == 0 and value and value % 10 == 0:
+                    # "Up 190 bps", "(30) bps": basis points are printed to the nearest ten.
+                    decimals = -1
             elif u.startswith("c") or u == "¢":
                 # "1,916 cents" per share is $19.16: cents are dollars printed two places to the right.
                 unit, currency, scale = "USD", "USD", -2

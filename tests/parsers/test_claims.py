@@ -474,3 +474,44 @@ def test_a_table_with_a_company_per_row_reads_each_column_as_a_quantity_in_the_c
         assert (name, "revenue", "value", period, 9 if "billions" in corner else 6) in got
         assert (name, "revenue", "growth", period, None) in got or (name, "revenue", "growth", period, 0) in got
         assert (name, "eps_diluted", "value", period, "per share") in got
+
+
+@pytest.mark.parametrize(("line", "metric", "basis"), [
+    ("EPS (diluted) of $3.43", "eps_diluted", "GAAP"),
+    ("The company earned 73.3¢ per diluted share", "eps_diluted", "GAAP"),
+    ("Adjusted EPS (US¢) of 19.3¢", "eps_diluted", "non-GAAP"),
+    ("Comp store sales down (0.7)%", "comparable_sales", "operating metric"),
+    ("Cash from ops of $13.1bn", "operating_cash_flow", "GAAP"),
+])
+def test_terse_and_inverted_names_of_a_quantity_are_that_quantity(line, metric, basis) -> None:
+    (claim,), _ = _one("FY2024 Results", line)
+    assert (claim.metric, claim.basis) == (metric, basis)
+
+
+@pytest.mark.parametrize("line", [
+    "Cash, cash equivalents and marketable securities of $14.2 billion",
+    "Cash and marketable securities of $8.8 billion",
+])
+def test_cash_with_marketable_securities_is_not_cash_and_cash_equivalents(line: str) -> None:
+    (claim,), _ = _one("FY2024 Results", line)
+    assert is_label(claim.metric)
+
+
+@pytest.mark.parametrize(("title", "paragraph", "period"), [
+    ("Buckle: Q3 fiscal 2024", "Net sales for the 39 weeks to November 2, 2024 were $856.1 million.", "9M FY2024"),
+    ("Tesla: second quarter 2025", "Year-to-date revenue was $41.8 billion.", "H1 FY2025"),
+    ("Gap Inc.: Q2 fiscal 2025", "In the first 26 weeks, capital expenditures were $1.9 billion.", "H1 FY2025"),
+])
+def test_weeks_and_year_to_date_name_the_part_of_the_year_through_the_slides_quarter(title, paragraph, period):
+    (claim,) = extract_claims(_deck((title, [paragraph]))).claims
+    assert claim.period == period
+
+
+@pytest.mark.parametrize(("title", "line", "period", "comparison"), [
+    ("IBM first half 2025", "Revenue grew 4.3% against the first half of 2024.", "H1 FY2025", "H1 FY2024"),
+    ("Oracle fiscal 2025", "Operating income rose 10% compared with the fourth quarter of fiscal 2024.", "FY2025",
+     "FY2024"),
+])
+def test_the_period_a_growth_is_compared_against_is_not_the_growths_own(title, line, period, comparison) -> None:
+    (claim,) = extract_claims(_deck((title, [line]))).claims
+    assert claim.period.endswith(period) and claim.comparison_period.endswith(comparison)

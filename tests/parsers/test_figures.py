@@ -44,3 +44,10 @@ def test_two_figures_make_a_range_only_of_one_unit(text: str, expected: dict[int
 def test_a_threshold_that_defines_the_quantity_is_not_a_claim(text: str, index: int, qualifier: bool) -> None:
     figs = parse_printed(text)
     assert is_qualifier(text, figs[index], len(figs) - 1) == qualifier
+
+
+@pytest.mark.parametrize(("text", "decimals"), [("up 190 bps", -1), ("(30) bps", -1), ("down 33 bps", 0),
+                                                 ("120 basis points", -1)])
+def test_basis_points_in_tens_are_printed_to_the_nearest_ten(text: str, decimals: int) -> None:
+    (p,) = parse_printed(text)
+    assert (p.unit, p.decimals) == ("bp", decimals)
