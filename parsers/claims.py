@@ -841,7 +841,9 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
             # "In its fiscal third quarter, ... $94.0 billion" on a fiscal-2025 slide is Q3 FY2025; "the
             # six months" on a second-quarter slide are the half that quarter closes.
             named = "its sentence" if own_part else "an earlier sentence of its paragraph"
-            stated = _Stated(f"{part} {year}", f"{stated.where}, with the {part} {named} names", stated.text)
+            # The sentence, not the slide's date, is the period's text: re-read in the company's calendar,
+            # the date alone would undo the part.
+            stated = _Stated(f"{part} {year}", f"{stated.where}, with the {part} {named} names", text)
         scale = unit = None
         reg = by_id(subject.metric) if subject.metric else None
         if slide_scale is not None and _bare_amount(p, clause) and (reg is None or reg.unit == "USD") \
