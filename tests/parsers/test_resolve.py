@@ -268,3 +268,14 @@ def test_boasts_and_biographies_that_count_are_not_claims(line: str, why: str) -
 def test_only_a_later_full_year_than_the_slides_own_is_a_projection(line: str, claims: int) -> None:
     parsed = extract_claims(_slides("Review", ("Union Pacific: full-year 2024 at a glance", [line])))
     assert len(parsed.claims) == claims, parsed.discarded
+
+
+@pytest.mark.parametrize(("title", "line", "period"), [
+    ("Netflix: three months ended June 30, 2025", "Operating cash flow for the six months was $4.6 billion.",
+     "H1 FY2025"),
+    ("Mastercard: three months ended September 30, 2024", "Net revenue for the nine months was $20.6 billion.",
+     "9M FY2024"),
+])
+def test_a_part_of_the_year_a_sentence_names_survives_the_slides_date_in_the_companys_calendar(title, line, period):
+    (claim,) = _resolved(_slides("Review", (title, [line])))
+    assert claim.period == period
