@@ -303,7 +303,8 @@ def test_superseded_figure_is_cited_with_its_role():
         pytest.param("~$20B", Decimal("1_000_000_000"), id="approximate_is_a_full_unit"),
         pytest.param("~$250B", Decimal("2_500_000_000"), id="approximate_is_at_least_one_percent"),
         pytest.param("$1.64", Decimal("0.005"), id="cents"),
-        pytest.param("50 bps", Decimal("0.005"), id="basis_points_in_points"),
+        pytest.param("35 bps", Decimal("0.005"), id="basis_points_in_points"),
+        pytest.param("50 bps", Decimal("0.05"), id="basis_points_in_tens_to_the_nearest_ten"),
     ],
 )
 def test_tolerance_comes_from_the_printed_precision(printed, band):
