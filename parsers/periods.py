@@ -3,7 +3,9 @@
 A fiscal year is named for the calendar year in which it ends (NVIDIA's year ended
 January 26, 2025 is FY2025; Apple's ended September 28, 2024 is FY2024). 52/53-week years end
 on a weekday near a month end, so a period end within a week after the nominal year-end date
-still closes that fiscal year.
+still closes that fiscal year. Some retailers name a year for the calendar year it starts in
+(Ulta's "fiscal 2022" ended January 28, 2023); a ``StartYearNamed`` year end labels their periods
+so, where a document says it does (see ``parsers.filings.assemble.start_year_named``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from functools import lru_cache
 
 __all__ = [
     "FiscalYearEnd",
+    "StartYearNamed",
+    "fye_text",
     "span_of_label",
     "bare_part",
     "bare_quarter",
@@ -43,10 +47,58 @@ FiscalYearEnd = tuple[int, int]
 _SLACK = 7
 
 
+class StartYearNamed(tuple):
+    """A fiscal year end, (month, day), whose years are named for the calendar year they start in.
+
+    Why a marked pair rather than a new argument: the year end already travels to every place
+    that turns dates into labels and back (tables, iXBRL contexts, sentences, a room's entities,
+    the verifier's passages, through ``fiscal_year_end`` and ``parse_fye``), so marking it changes
+    the naming everywhere at once and nowhere else. It is unequal to the plain pair, so cached
+    labels under the two namings never mix.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, fye: FiscalYearEnd) -> StartYearNamed:
+        return super().__new__(cls, (int(fye[0]), int(fye[1])))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is StartYearNamed and tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(("start-year", *self))
+
+    def __repr__(self) -> str:
+        return f"StartYearNamed({tuple(self)!r})"
+
+
+_START_MARK = " (named by start year)"
+
+
+def _shift(fye: FiscalYearEnd | None) -> int:
+    """Years between a fiscal year's name and the calendar year it ends in."""
+    return 1 if isinstance(fye, StartYearNamed) else 0
+
+
+def fye_text(fye: FiscalYearEnd | None) -> str | None:
+    """``--01-28`` as XBRL writes a year end; a start-year naming is said after it, so that
+    ``parse_fye`` gives the same year end back."""
+    if not fye:
+        return None
+    return f"--{fye[0]:02d}-{fye[1]:02d}" + (_START_MARK if _shift(fye) else "")
+
+
 def parse_fye(text: str | None) -> FiscalYearEnd | None:
-    """``--09-28`` (dei:CurrentFiscalYearEndDate) or ``09-28`` into (9, 28)."""
+    """``--09-28`` (dei:CurrentFiscalYearEndDate) or ``09-28`` into (9, 28); ``--01-28 (named by
+    start year)``, as ``fye_text`` writes it, into ``StartYearNamed((1, 28))``."""
     if not text:
         return None
+    if text.endswith(_START_MARK):
+        fye = parse_fye(text[: -len(_START_MARK)])
+        return StartYearNamed(fye) if fye else None
     m = re.search(r"(\d{1,2})-(\d{1,2})\s*$", text.strip())
     if not m:
         # ixt:date-monthname-day-en prints it as words: "September 28".
@@ -67,11 +119,15 @@ def _fye_date(year: int, fye: FiscalYearEnd) -> date:
             day -= 1
 
 
+def _close(fy: int, fye: FiscalYearEnd | None) -> date:
+    """The nominal last day of the fiscal year named ``fy``."""
+    return _fye_date(fy + _shift(fye), fye or (12, 31))
+
+
 def fiscal_year_of(end: date, fye: FiscalYearEnd | None) -> int:
     """The fiscal year that contains the day ``end``."""
-    fye = fye or (12, 31)
-    close = _fye_date(end.year, fye)
-    return end.year if end <= close + timedelta(days=_SLACK) else end.year + 1
+    close = _fye_date(end.year, fye or (12, 31))
+    return (end.year if end <= close + timedelta(days=_SLACK) else end.year + 1) - _shift(fye)
 
 
 @lru_cache(maxsize=1 << 14)  # pure, and a filing asks it for the same few column spans thousands of times
@@ -79,7 +135,7 @@ def label_for_span(start: date | None, end: date, fye: FiscalYearEnd | None) -> 
     """``FY2024``, ``Q3 FY2024``, ``H1 FY2024`` or ``9M FY2024`` for a duration; an instant
     (``start is None``) takes the label of the fiscal period it closes."""
     fy = fiscal_year_of(end, fye)
-    fy_start = _fye_date(fy - 1, fye or (12, 31)) + timedelta(days=1)
+    fy_start = _close(fy - 1, fye) + timedelta(days=1)
     into = (end - fy_start).days + 1
     quarter = min(4, max(1, round(into / 91.3)))
     if start is None:
@@ -213,13 +269,12 @@ def span_of_label(label: str, fye: FiscalYearEnd | None) -> tuple[date, date] | 
     if not m:
         return None
     fy = int(m.group(2))
-    fye = fye or (12, 31)
-    year_start = _fye_date(fy - 1, fye) + timedelta(days=1)
-    close = _fye_date(fy, fye)
+    year_start = _close(fy - 1, fye) + timedelta(days=1)
+    close = _close(fy, fye)
     if m.group(1) is None:
         return year_start, close
     q = int(m.group(1))
-    end = close if q == 4 else _fye_date(fy, fye) - timedelta(days=round((4 - q) * 91.3))
+    end = close if q == 4 else close - timedelta(days=round((4 - q) * 91.3))
     return end - timedelta(days=90), end
 
 
@@ -305,7 +360,7 @@ def column_period(
     if not m:
         return label, None, None
     fy = int(m.group(2))
-    close = _fye_date(fy, fye or (12, 31))
+    close = _close(fy, fye)
     if m.group(1) is None:
-        return label, _fye_date(fy - 1, fye or (12, 31)) + timedelta(days=1), close
+        return label, _close(fy - 1, fye) + timedelta(days=1), close
     return label, None, None

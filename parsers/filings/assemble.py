@@ -15,9 +15,10 @@ from parsers.filings.sections import SectionTree, chunk_passages, heading_level,
 from parsers.filings.tables import Grid, split_stacked
 from parsers.model import DocumentInfo, Fact, ParsedDocument, Passage, Table
 from parsers.numbers import scale_from_caption
-from parsers.periods import FiscalYearEnd, dates_in
+from parsers.periods import FiscalYearEnd, StartYearNamed, dates_in, fiscal_year_of, fye_text
 
-__all__ = ["Assembler", "form_from", "fye_hint", "guess_entity", "infer_fye", "main_periods"]
+__all__ = ["Assembler", "form_from", "fye_hint", "guess_entity", "infer_fye", "main_periods", "start_year_named",
+           "year_names"]
 
 _NOT_HEADING = re.compile(
     r"^\(|\bin (?:millions|thousands|billions)\b|and subsidiaries$|^table of contents$|\(continued\)$", re.I
@@ -50,6 +51,10 @@ class Assembler:
         """Lines that name the company, by kind: ``registrant``, ``symbol``, ``headline``, ``copyright``."""
         self._last_named = ""
         self.fye_hints: list[tuple[int, int]] = []
+        self.year_names: list[tuple[int, date]] = []
+        """(fiscal year as printed, end of a period in it) where a sentence pairs the two."""
+        self.figures: dict[tuple[str, str, str], tuple[set[int], set[date]]] = {}
+        """One measure and amount, stated for a named fiscal period and for a dated one (``_figures``)."""
 
     def _name_cues(self, text: str) -> None:
         # The cue patterns backtrack over every line; their fixed words, looked for first, rule
@@ -75,6 +80,10 @@ class Assembler:
             self._name_cues(text)
         if len(self.fye_hints) < 5 and "ended" in text and (hint := fye_hint(text)):
             self.fye_hints.append(hint)
+        if len(self.year_names) < 20 and "end" in text:
+            self.year_names.extend(year_names(text))
+        if "$" in text and len(self.figures) < 200 and _PERIOD_WORD.search(text):
+            _figures(text, self.figures)
         if len(self.first_lines) < 40 and _WORDY.search(text):
             self.first_lines.append(text)
         # heading_level turns long lines away by their length; only a candidate pays for the pattern.
@@ -179,6 +188,8 @@ class Assembler:
         """Resolve periods and scales now that every table is seen, and derive the facts."""
         if fye is None:
             fye = infer_fye([" ".join(h) for g, *_ in self.pending_tables for h in g.headers], self.fye_hints)
+        if fye is not None and start_year_named(self._year_names(), fye):
+            fye = StartYearNamed(fye)
         stated = Counter(p[4] for p in self.pending_tables if p[5] != "default")
         convention = stated.most_common(1)[0][0] if stated else 0
         tag_units = {(x.concept, x.context): x.unit for x in xfacts if x.unit}
@@ -214,7 +225,7 @@ class Assembler:
             format=fmt,
             entity=entity or None,
             form=form,
-            fiscal_year_end=f"--{fye[0]:02d}-{fye[1]:02d}" if fye else None,
+            fiscal_year_end=fye_text(fye),
             periods=main_periods(facts),
             pages=pages,
             ticker=ticker,
@@ -222,6 +233,23 @@ class Assembler:
         )
         return ParsedDocument(document=info, sections=self.tree.finish(), tables=tables, facts=facts,
                               passages=self.passages)
+
+    def _year_names(self) -> list[tuple[int, date]]:
+        """Every place the document pairs a fiscal year's printed name with a date in that year: its
+        sentences, its release headline with the lead that dates it, one figure stated both ways,
+        and column headers that print both ("Fiscal 2022" over "January 28, 2023")."""
+        pairs = list(self.year_names)
+        pairs += _headline_names(self.first_lines)
+        for named, dated in self.figures.values():
+            if len(named) == 1 and len(dated) == 1:
+                pairs.append((next(iter(named)), next(iter(dated))))
+        for g, *_ in self.pending_tables:
+            for h in g.headers:
+                text = " ".join(h)
+                years = {_year4(m.group("y")) for m in _NAMED_YEAR.finditer(text)}
+                if len(years) == 1 and (ends := dates_in(text)):
+                    pairs.append((years.pop(), max(ends)))
+        return pairs
 
 
 _ENDED_DATE = re.compile(r"(?:year|twelve months|fiscal year|52 weeks|53 weeks)s?\s+ended", re.I)
@@ -298,6 +326,120 @@ def fye_hint(text: str) -> tuple[int, int] | None:
 
 
 _SHORT_SPAN = re.compile(r"\b(?:three|six|nine|3|6|9|12|13|16|24|26|28|36|39|40)\s+(?:months|weeks)\b|quarter", re.I)
+
+
+# ------------------------------------------------------------ how the document names its fiscal years
+#
+# Most companies name a fiscal year for the calendar year it ends in, some retailers for the year it
+# starts in (Ulta's "fiscal 2022" ended January 28, 2023; Best Buy's "FY23" ended the same day), and
+# nothing in the dates tells the two apart. Only the document can: wherever it prints a fiscal year's
+# name beside a date in that year, the name either agrees with the label the dates give or is one
+# year less. The choice is made here, once per document, and carried by its year end
+# (``StartYearNamed``), because every label and every date span is computed from that year end: the
+# tables, iXBRL contexts, sentences and the document's stored coverage then agree without any of them
+# knowing. A document that pairs no name with a date keeps the end-year naming.
+
+_NAMED_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|FY\s?'?)(?P<y>\d{4}|\d{2})\b", re.I)
+_QWORD = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
+_DATE_TEXT = r"(?P<date>[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})"
+_WEEKS = r"(?:\d{1,2}|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three)[\s-]+weeks?"
+_YEAR_NAME_PATTERNS = (
+    # "fiscal 2022 ended January 28, 2023", "the fourth quarter of fiscal 2022, which ended on ...",
+    # "fiscal 2024 third quarter ended November 2, 2024", "fiscal year 2022 (the 52 weeks ended ...)".
+    re.compile(r"\b(?:fiscal\s+(?:year\s+)?|FY\s?'?)(?P<y>\d{4}|\d{2})(?:\s+" + _QWORD + r")?[\s,(]*"
+               r"(?:(?:which|that)\s+)?(?:(?:was|is)\s+)?(?:the\s+)?(?:" + _WEEKS + r"\s+(?:fiscal\s+)?(?:period|year|quarter)\s+)?"
+               r"(?:ended|ending|ends)\s+(?:on\s+)?" + _DATE_TEXT, re.I),
+    # "the fourth quarter ended January 28, 2023 (“Q4 FY23”)", "the year ended February 1, 2025 (fiscal 2024)".
+    re.compile(r"\b(?:ended|ending)\s+" + _DATE_TEXT + r"\s*\(\s*[\"“‘']?\s*(?:the\s+)?(?:" + _QWORD +
+               r"\s+(?:of\s+)?|Q[1-4]\s*)?(?:fiscal\s+(?:year\s+)?|FY\s?'?)(?P<y>\d{4}|\d{2})\s*[\"”’']?\s*\)", re.I),
+    # "References to “fiscal 2022” refer to the 52-week period ended January 28, 2023".
+    re.compile(r"\b(?:fiscal\s+(?:year\s+)?|FY\s?'?)(?P<y>\d{4}|\d{2})\s*[\"”’']?\s+(?:refers?|relates?|means|represents)\s+"
+               r"to\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,4}?(?:ended|ending)\s+" + _DATE_TEXT, re.I),
+)
+
+
+def _year4(text: str) -> int:
+    return int(text) + 2000 if len(text) == 2 else int(text)
+
+
+def year_names(text: str) -> list[tuple[int, date]]:
+    """(printed fiscal year, a date that ends a period of it) for each phrase of ``text`` that dates a
+    named fiscal period: "fourth quarter of fiscal 2022 ended January 28, 2023" gives (2022, that day)."""
+    out = []
+    for pat in _YEAR_NAME_PATTERNS:
+        for m in pat.finditer(text):
+            if ends := dates_in(m.group("date")):
+                out.append((_year4(m.group("y")), ends[0]))
+    return out
+
+
+_ANNOUNCES = re.compile(r"\b(?:announc|report)\w*\b", re.I)
+_NOT_REPORTED = re.compile(r"\b(?:outlook|guidance|expects?|forecasts?|targets?|reaffirms?|raises|updates)\b", re.I)
+
+
+def _headline_names(first_lines: list[str]) -> list[tuple[int, date]]:
+    """A release's headline names the period it reports ("Announces Fourth Quarter Fiscal 2022 Results")
+    and its lead dates it ("... today announced financial results for the thirteen-week period ended
+    January 28, 2023"). The lead is the first "ended <date>" shortly after an announcing verb; the
+    headline is everything above that verb, less lines about guidance, and must name one year."""
+    lines = first_lines[:15]
+    head = " ".join(lines)
+    for m in _ENDED_DATE_TEXT.finditer(head):
+        verbs = list(_ANNOUNCES.finditer(head, max(0, m.start() - 240), m.start()))
+        if not verbs:
+            continue
+        cut, at, years = verbs[-1].start(), 0, set()
+        for line in lines:
+            if at >= cut:
+                break
+            part = line[: cut - at]
+            if not _NOT_REPORTED.search(part):
+                years.update(_year4(n.group("y")) for n in _NAMED_YEAR.finditer(part))
+            at += len(line) + 1
+        ends = dates_in(m.group("date"))
+        return [(years.pop(), ends[0])] if len(years) == 1 and ends else []
+    return []
+
+
+_FIGURE = re.compile(
+    r"\b(?P<measure>[a-z][\w-]*\s+[a-z][\w-]*)\s+(?:for|in)\s+the\s+(?P<period>[^$;]{4,90}?),?\s+"
+    r"(?:was|were|totaled|totalled|amounted\s+to)\s+(?P<amount>\$\s?\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion))?)",
+    re.I,
+)
+_PERIOD_KINDS = (
+    ("9M", re.compile(r"\b(?:39|thirty-nine)[\s-]+weeks?\b|\bnine[\s-]+months\b", re.I)),
+    ("H1", re.compile(r"\b(?:26|twenty-six)[\s-]+weeks?\b|\bsix[\s-]+months\b|\bfirst\s+half\b", re.I)),
+    ("Q", re.compile(r"\bquarter\b|\b(?:13|thirteen)[\s-]+weeks?\b|\bthree[\s-]+months\b", re.I)),
+)
+_ENDED_DATE_TEXT = re.compile(r"\b(?:ended|ending)\s+" + _DATE_TEXT, re.I)
+_PERIOD_WORD = re.compile(r"ended|ending|fiscal|FY", re.I)  # a figure's period can be neither named nor dated without one
+
+
+def _figures(text: str, into: dict[tuple[str, str, str], tuple[set[int], set[date]]]) -> None:
+    """Record each "<measure> for the <period> was <amount>" by measure, amount and kind of period,
+    with the period's printed fiscal year or its end date. Buckle states net income of "$44.2 million"
+    for "the fiscal quarter ended November 2, 2024" and for "the third quarter of fiscal 2024": the
+    document says those are one quarter."""
+    for m in _FIGURE.finditer(text):
+        period = m.group("period")
+        kind = next((k for k, pat in _PERIOD_KINDS if pat.search(period)), "FY")
+        named = {_year4(n.group("y")) for n in _NAMED_YEAR.finditer(period)}
+        dated = _ENDED_DATE_TEXT.search(period)
+        if bool(named) == bool(dated) or len(named) > 1:
+            continue
+        key = (m.group("measure").lower(), re.sub(r"\s+", " ", m.group("amount")).replace("$ ", "$"), kind)
+        names, ends = into.setdefault(key, (set(), set()))
+        if named:
+            names.update(named)
+        elif found := dates_in(dated.group("date")):
+            ends.add(found[0])
+
+
+def start_year_named(pairs: list[tuple[int, date]], fye: FiscalYearEnd) -> bool:
+    """Whether the document names its fiscal years for the calendar year they start in: more of its
+    pairings of a printed year with a date print one year less than the date's end-year label."""
+    votes = Counter(year - fiscal_year_of(end, fye) for year, end in pairs)
+    return votes[-1] > votes[0]
 
 
 _SUFFIXES = (r"(?:Inc\.?|INC\.?|Incorporated|Corporation|CORPORATION|Corp\.?|CORP\.?|Company|COMPANY|Co\.|CO\.|"
