@@ -391,8 +391,10 @@ def _subject(text: str, companies: list[str]) -> _Subject:
     if not found:
         return _Subject(metric=None, label=label, segment=None)
     metric, start, end = found
-    m = by_id(metric)
     t = normalise_label(text)
+    if metric == "eps_diluted" and re.search(r"\bbasic\b", t) and not re.search(r"\bdiluted\b", t):
+        metric = "eps_basic"  # "Non-GAAP earnings per share - basic": the name's longer part is not the whole
+    m = by_id(metric)
     name = t[start:end]
     before = [w for w in re.split(r"[\s()]+", t[:start]) if w]
     after = t[end:]

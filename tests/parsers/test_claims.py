@@ -515,3 +515,12 @@ def test_weeks_and_year_to_date_name_the_part_of_the_year_through_the_slides_qua
 def test_the_period_a_growth_is_compared_against_is_not_the_growths_own(title, line, period, comparison) -> None:
     (claim,) = extract_claims(_deck((title, [line]))).claims
     assert claim.period.endswith(period) and claim.comparison_period.endswith(comparison)
+
+
+@pytest.mark.parametrize(("header", "row"), [
+    (["", "Q4 FY25", "FY25"], ["Non-GAAP earnings per share - basic", "$0.48", "$2.10"]),
+    (["$", "2Q25", "2Q24"], ["Earnings per share, basic", "$1.41", "$1.29"]),
+])
+def test_earnings_per_share_said_to_be_basic_is_basic_eps(header, row) -> None:
+    claims = extract_claims(_deck(("Results", [], [header, row]))).claims
+    assert {c.metric for c in claims} == {"eps_basic"}
