@@ -444,7 +444,8 @@ def start_year_named(pairs: list[tuple[int, date]], fye: FiscalYearEnd) -> bool:
 
 _SUFFIXES = (r"(?:Inc\.?|INC\.?|Incorporated|Corporation|CORPORATION|Corp\.?|CORP\.?|Company|COMPANY|Co\.|CO\.|"
              r"Ltd\.?|N\.V\.|plc|PLC|S\.A\.|SE|AG|Group|Holdings)")
-_NAME_WORD = r"(?:[A-Z][\w.&'’-]*|&)"
+# A name word starts with a capital, or with a lower-case prefix before one ("eBay", "iRobot").
+_NAME_WORD = r"(?:[A-Z][\w.&'’-]*|[a-z]{1,2}[A-Z][\w.&'’-]*|&)"
 _ENTITY = re.compile(
     r"(?<![\w.])((?:" + _NAME_WORD + r",?\s){1,5}(?:" + _SUFFIXES + r"(?:,?\s(?:Inc\.?|INC\.?))?|Platforms, Inc\.))(?!\w)"
 )

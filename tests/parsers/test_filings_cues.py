@@ -346,3 +346,11 @@ def test_a_title_names_one_quantity_or_none(title: str, metric: str | None):
     from parsers.filings.facts import title_metric
 
     assert title_metric(title) == metric
+
+
+@pytest.mark.parametrize(("lines", "entity"), [
+    (["NEWS RELEASE", "eBay Inc. Reports Better Than Expected First Quarter 2023 Results"], "eBay Inc."),
+    (["PRESS RELEASE", "iRobot Corporation Reports Fourth-Quarter Results"], "iRobot Corporation"),
+])
+def test_a_name_that_starts_in_lower_case_is_still_a_name(lines: list[str], entity: str):
+    assert guess_entity("", lines) == entity
