@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 
-from parsers.filings.facts import Agreement, ixbrl_agreement
+import msgspec
+
+from parsers.filings.facts import Agreement, ixbrl_agreement, part_subtotals
 from parsers.model import ParsedDocument, ParseFailure
 
 __all__ = ["Agreement", "ixbrl_agreement", "parse_filing", "sniff"]
@@ -66,6 +68,17 @@ def parse_filing(data: bytes, name: str = "", *, max_bytes: int = MAX_BYTES) -> 
         return ParseFailure("too-large", f"{name or 'the file'} is {len(data) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB")
     data = _utf8(data)
     kind = sniff(data, name)
+    doc = _parse(data, name, kind)
+    if isinstance(doc, ParsedDocument) and doc.tables:
+        # Once every fact is read: a "total" the income statement shows to be a part is that part's.
+        try:
+            doc = msgspec.structs.replace(doc, facts=part_subtotals(doc.facts, doc.tables))
+        except Exception as e:  # noqa: BLE001 - as in _parse: a parser bug must not take the service down
+            return ParseFailure("corrupt", f"{name or 'the file'} could not be read as {kind}: {type(e).__name__}: {e}"[:500])
+    return doc
+
+
+def _parse(data: bytes, name: str, kind: str) -> ParsedDocument | ParseFailure:
     try:
         if kind == "pdf":
             from parsers.filings.pdf import parse_pdf

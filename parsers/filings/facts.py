@@ -29,6 +29,7 @@ from parsers.quantities import growth_metric, is_label, share_metric
 
 __all__ = [
     "Agreement",
+    "part_subtotals",
     "growth_facts",
     "ixbrl_agreement",
     "make_table",
@@ -45,6 +46,15 @@ _QUALIFIERS = re.compile(
     re.I,
 )
 _PER_SHARE = re.compile(r"per (?:common |ordinary )?share|per diluted share|\beps\b", re.I)
+# "Average monthly revenue per paying membership ... $11.70" in a table "in thousands": an amount per
+# unit is printed in whole currency, whatever the table's scale.
+_PER_UNIT = re.compile(r"\b(?:revenues?|sales|costs?|income|profit|price|fees?|expenses?|spend)\s+per\s+"
+                       r"(?!(?:common |ordinary |diluted |basic )?share\b)[a-z]", re.I)
+# A per-share figure printed in cents ("EPS (diluted US cents)", "19.3 cps"): dollars two places to the right.
+_CENTS = re.compile(r"\bcents?\b|¢|\bcps\b", re.I)
+_CENTS_WORDS = re.compile(r"\b(?:in\s+)?(?:us\s+|u\.s\.\s+)?(?:cents?|cps)\b|\bus\s*$|¢", re.I)
+_PER_SHARE_OWNER = re.compile(
+    r"\s+attributable\s+to\s+(?![^,;]*\bnon-?\s?controlling\b)(?:(?!per\b|basic\b|diluted\b)[^\s,;]+\s*){1,4}", re.I)
 _EPS_WORDS = re.compile(
     r"(?:income|earnings|loss|dividends?|eps)\b[^.]{0,40}\bper\s+(?:common\s+|ordinary\s+|diluted\s+)?share", re.I
 )
@@ -52,6 +62,26 @@ _SHARE_COUNT = re.compile(r"weighted|shares used|shares outstanding|number of sh
 _SHARES = re.compile(r"\bshares\b|\bshare count\b", re.I)
 _PCT_GROUP = re.compile(r"percent|growth|%|\bchange in (?:net )?(?:sales|revenue)|\bmargin\b", re.I)
 _NON_GAAP_TITLE = re.compile(r"non[- ]?gaap|reconciliation|free cash flow|adjusted", re.I)
+# A heading over rows that calls them adjusted ("Adjusted non-GAAP results") states their basis; one that
+# reconciles to an adjusted measure heads its GAAP inputs.
+_NON_GAAP_GROUP = re.compile(r"non[- ]?gaap|\badjusted\b", re.I)
+_RECONCILES = re.compile(r"reconcil|\bto\b", re.I)
+
+
+# "Domestic Segment Results", "International Segment Non-GAAP Results": the rows are that segment's.
+_SEGMENT_GROUP = re.compile(r"^(?:the\s+)?(?P<name>[a-z][a-z&' -]{1,40}?)\s+(?:segment|business|division)s?\b", re.I)
+_NOT_SEGMENT_NAME = re.compile(r"\b(?:by|per|of|all|other|total|reportable|operating|results?|information|data)\b", re.I)
+
+
+def _group_basis(group: str) -> str | None:
+    """The basis a heading over rows states: a named segment's, else non-GAAP where it calls the rows
+    adjusted (a heading that reconciles to an adjusted measure heads GAAP inputs)."""
+    if not group:
+        return None
+    m = _SEGMENT_GROUP.match(normalise_label(group))
+    if m and not _NOT_SEGMENT_NAME.search(m.group("name")):
+        return f"segment:{' '.join(m.group('name').split())}"
+    return "non-GAAP" if _NON_GAAP_GROUP.search(group) and not _RECONCILES.search(group) else None
 
 
 @lru_cache(maxsize=1 << 14)  # pure, and the same row labels recur in every table and filing
@@ -78,14 +108,30 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
         loose = re.sub(r"^(?:add|less|plus)[:\s]+", "", loose)
         # "Paid memberships at end of period": a count as at the column's date.
         loose = re.sub(r"\s+(?:at|as of)\s+(?:the\s+)?end\s+of\s+(?:the\s+)?(?:period|year|quarter)$", "", loose)
+        if loose and _PER_SHARE.search(loose):
+            # "EPS (diluted US cents)", "Diluted earnings per share attributable to Amcor": a per-share
+            # figure's unit and its owner are no part of its name (an EPS is always the parent's).
+            loose = _PER_SHARE_OWNER.sub(" ", _CENTS_WORDS.sub(" ", loose)).strip(" ,")
+            loose = re.sub(r"\bper\s+(?:common|ordinary)\s+share\b", "per share", loose).replace(" - ", " ")
+            loose = re.sub(r"^(eps|earnings per share),?\s+(basic|diluted)$", r"\2 \1",
+                           " ".join(loose.split()).replace(" ,", ","))
         if loose:
             # "GAAP research and development expense": the line, its basis kept apart.
             metric = find_metric(loose, exact=True) or find_metric(re.sub(r"\s+expenses?$", "", loose), exact=True)
+            if metric is None and (bare := _PERCENT_WORD.sub("", loose).strip()) != loose:
+                # "(gross margin %)" under Corning's gross margin in dollars: the margin in percent.
+                rate = find_metric(bare, exact=True)
+                metric = rate if rate is not None and by_id(rate).unit == "percent" else None
     if metric in ("eps_basic", "eps_diluted") and g and _SHARES.search(g) and not _PER_SHARE.search(g):
         return label_metric(f"{group} {label}"), basis
     if metric in ("eps_basic", "eps_diluted") and normalise_label(label) in ("basic", "diluted"):
         if not (_PER_SHARE.search(g) or "earnings" in g or "income" in g):
             return label_metric(f"{group} {label}"), basis
+    if metric and g and label.lower().startswith("total") and (part := segment_row(group)) is not None \
+            and part[0] == metric and part[2]:
+        # "Total revenues" under "Cloud and License Revenues" (Oracle's business tables) is that
+        # business's revenue, not the company's.
+        return metric, f"segment:{part[1]}"
     if metric and g:
         gm = find_metric(group, exact=True)
         # A line under "Operating expenses:" is one of them; under another quantity's name it is a part
@@ -126,6 +172,47 @@ def _without_own_name(label: str, entity: str) -> str | None:
 
 _PERCENT_WORD = re.compile(r"\s*(?:percentage|percent|%)\s*$", re.I)
 _CHANGE_ROW = re.compile(r"\bchanges? in\b|\bincreases?\b|\bdecreases?\b|\(increase\)|\(decrease\)", re.I)
+
+# Words that make a row a rate, whatever its cells print.
+_RATE_WORDS = re.compile(r"%|\bpercent|\brate\b|\bratio\b|\bbps\b|\bbasis points?\b|\bpoints?\b|\bpts\b", re.I)
+_PERCENT_CAPTION = re.compile(r"percent|%|ratios?\b|margins?\b", re.I)
+_MONEY_CELL = re.compile(r"[$€£¥]")
+
+
+def amount_of_margin(metric: str, row: Row, table: Table) -> str | None:
+    """The quantity a margin-named row prints when its cells are money, not percentages: "Gross margin
+    $4,506" in a table "in millions" is gross profit (Corning and Intel name it so), Oracle's "Operating
+    margin 3,991" operating income. Returns that numerator's id, or None for a row of percentages.
+
+    A cell with a currency sign is money; so is one of 100 or more (no margin is 100% of revenue) or,
+    in a table whose caption states a money scale and no percentages, one in a column that prints
+    dollars elsewhere. A "%" in the cell, its header or its column, or a rate word in the row's
+    label or group, keeps the row a percentage."""
+    reg = by_id(metric)
+    if reg is None or reg.unit != "percent" or reg.ratio_of is None:
+        return None
+    if _RATE_WORDS.search(f"{row.group} {row.label}"):
+        return None
+    cols = table.columns
+    cells = [c for c in row.cells if c.value is not None and c.column < len(cols) and cols[c.column].period is not None]
+    if not cells:
+        return None
+    marks: dict[int, set[str]] = {}
+    for r in table.rows:
+        for c in r.cells:
+            seen = marks.setdefault(c.column, set())
+            if "%" in c.text:
+                seen.add("%")
+            if _MONEY_CELL.search(c.text):
+                seen.add("$")
+    for c in cells:
+        header = " ".join(cols[c.column].header)
+        if "%" in c.text or "%" in header or "percent" in header.lower() or marks.get(c.column) == {"%"}:
+            return None
+    money = any(_MONEY_CELL.search(c.text) for c in cells) or any(abs(c.value) >= 100 for c in cells) or (
+        table.scale > 0 and not _PERCENT_CAPTION.search(table.scale_source)
+        and any("$" in marks.get(c.column, ()) for c in cells))
+    return reg.ratio_of[0] if money else None
 
 
 def make_table(
@@ -246,6 +333,9 @@ def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None,
             metric, stated = _row_metric_of(row, label, entity)
             if is_label(metric) and normalise_label(label) == "total":
                 metric = title_metric(table.title) or metric
+            metric = amount_of_margin(metric, row, table) or metric  # "Gross margin $4,506 ... (11%)": gross profit's
+            if stated is None and row.label and not states_gaap(label):
+                stated = _group_basis(row.group)
             reg = by_id(metric)
             if reg is None or reg.unit == "percent":
                 continue  # a margin's change is in points, not a growth rate
@@ -282,7 +372,7 @@ def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None,
 
 _SLICE_STOP = frozenset(
     "to of per from before after excluding including net related attributable less plus add other's on in by for "
-    "as with without beginning end change changes impact effect adjustments".split())
+    "as with without beginning end change changes impact effect adjustments deferred unearned".split())
 _SLICE_DROP = frozenset("total segment segments the".split())
 
 
@@ -303,6 +393,9 @@ def segment_row(label: str) -> tuple[str, str, bool] | None:
     rest = (t[:start] + " " + t[end:]).replace("&", " and ")
     words = [w for w in re.findall(r"[a-z0-9]+", rest) if w not in _SLICE_DROP]
     reg = by_id(metric)
+    if not words and end == len(t) and re.fullmatch(r"(?:total\s+)?segments?\s+", t[:start]) and reg is not None \
+            and reg.basis == "GAAP" and reg.unit not in ("USD/share", "count"):
+        return metric, "", True  # "Segment operating income margin" in a segment's table that names it nowhere
     if (not words or len(words) > 6 or reg is None or reg.unit in ("USD/share", "count") or reg.basis != "GAAP"
             or any(w in _SLICE_STOP for w in words) or all(w in ("and", "other") for w in words)):
         return None
@@ -363,10 +456,13 @@ def table_facts(
         if not label:
             continue
         metric, stated = _row_metric_of(row, label, entity)
+        metric = amount_of_margin(metric, row, table) or metric
         reg = by_id(metric)
         context_words = f"{row.group} {label}"
         if stated is None and non_gaap_table and not (reg and reg.concepts) and not states_gaap(label):
             stated = "non-GAAP"
+        if stated is None and row.label and not states_gaap(label):
+            stated = _group_basis(row.group)
         if stated is None and reg is not None and reg.basis != "GAAP":
             stated = reg.basis
         if stated is None and states_gaap(label):
@@ -374,10 +470,15 @@ def table_facts(
         sliced = segment_row(row.label) if is_label(metric) and row.label and stated is None else None
         if sliced is not None and sliced[2] and row.group and find_metric(row.group) not in (None, sliced[0]):
             sliced = None  # "Automotive sales" under "Cost of revenues" is a cost, not revenue
+        if sliced is not None and (whole := amount_of_margin(sliced[0], row, table)):
+            sliced = (whole, sliced[1], sliced[2])  # "Gross margin total automotive $4,506": that slice's gross profit
+        if sliced is not None and not sliced[1]:
+            sliced = (sliced[0], _part_name(table, ri), sliced[2])  # "Segment net income" under "Specialty Materials"
         shares = bool(_SHARES.search(context_words)) and (
             bool(_SHARE_COUNT.search(context_words)) or not _EPS_WORDS.search(context_words))
         per_share = not shares and (bool(_PER_SHARE.search(context_words)) or (reg is not None and reg.unit == "USD/share"))
-        row_scale = excepted_scale(table.scale_source, label, table.scale)
+        row_cents = bool(_CENTS.search(context_words))
+        row_scale = 0 if _PER_UNIT.search(row.label or "") else excepted_scale(table.scale_source, label, table.scale)
         for cell in row.cells:
             if cell.value is None or cell.column >= len(cols):
                 continue
@@ -427,7 +528,8 @@ def table_facts(
                     _PCT_GROUP.search(row.group) and "$" not in text))):
                 unit, scale, currency = "percent", 0, None
             elif kind == "pershare" or (kind is None and per_share):
-                unit, scale, currency = "USD/share", 0, "USD"
+                # Amcor's "EPS (diluted US cents) 19.3" is $0.193 a share.
+                unit, scale, currency = "USD/share", -2 if row_cents or _CENTS.search(header) else 0, "USD"
             elif kind == "shares" or (kind is None and (shares or _SHARES.search(header))):
                 unit, scale, currency = "shares", _shares_scale(table.scale, table.scale_source), None
             elif reg is not None and reg.unit == "count":
@@ -712,6 +814,97 @@ def _amount_of_facts(text: str, make) -> list[Fact]:
         out.append(make(metric, p, basis, "USD" if p.currency == "USD" else "currency", p.value.scaleb(p.scale),
                         p.currency))
     return out
+
+
+# A company's own revenue is what its income statement (or the untagged-dimension iXBRL fact) says.
+_INCOME_STATEMENT = re.compile(
+    r"\bstatements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings|comprehensive\s+income)\b"
+    r"|\bincome\s+statements?\b", re.I)
+_PART_METRICS = ("revenue",)
+
+
+def _is_statement_total(value: Decimal, totals: dict[tuple, list[Decimal]], metric: str) -> bool:
+    """The figure is one the statement prints for some period: the company's total, whatever period
+    its own column was read as."""
+    return any(k[0] == metric and any(abs(value - w) <= w / 2000 for w in ws) for k, ws in totals.items())
+
+
+def _statement_totals(facts: list[Fact], tables: list[Table]) -> dict[tuple, list[Decimal]]:
+    statements = {t.id for t in tables if _INCOME_STATEMENT.search(t.title)}
+    out: dict[tuple, list[Decimal]] = {}
+    for f in facts:
+        if f.metric not in _PART_METRICS or f.dimensions or f.basis not in ("GAAP", "reported"):
+            continue
+        if f.source.kind == "ixbrl" or (f.source.kind == "table" and f.source.table in statements):
+            # By label and end: a table column's start may be a day off the tagged context's.
+            out.setdefault((f.metric, f.period, f.period_end), []).append(abs(f.value))
+    return out
+
+
+def _part_name(table: Table | None, row: int | None) -> str:
+    """The slice a part's subtotal belongs to, where its table names one: the group over the row
+    ("Flexibles" heading Amcor's segment table) or a short title that names no quantity, basis,
+    period or statement ("Cloud and License Business", "FABRIC & HOME CARE")."""
+    if table is None:
+        return ""
+    heads = []
+    if row is not None and row < len(table.rows):
+        heads.append(table.rows[row].group)
+    # A title naming a business ("Cloud and License Business", P&G's "FABRIC & HOME CARE").
+    heads.append(re.sub(r"\s+(?:business|segment|group|division)$", "", table.title.strip(), flags=re.I))
+    for head in heads:
+        words = re.findall(r"[a-z0-9]+", normalise_label(head).replace("&", " and "))
+        if words and len(words) <= 5 and find_metric(head) is None and basis_from_text(head) is None \
+                and not _PERIOD_HEAD.search(head) and not _NOT_A_PART.search(head) \
+                and not any(w in _SLICE_STOP or w in _SLICE_DROP for w in words):
+            return " ".join(words)
+    return ""
+
+
+_NOT_A_PART = re.compile(r"\b(?:balance sheets?|statements?|information|data|results|summary|consolidated|"
+                         r"guarantors?|parent|issuer|subsidiar\w*|eliminations?|increase|decrease)\b", re.I)
+_PERIOD_HEAD = re.compile(r"\d|\bquarter\b|\bmonths?\b|\bweeks?\b|\byears?\b|\bended\b|\bfiscal\b|"
+                          r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.I)
+
+
+def part_subtotals(facts: list[Fact], tables: list[Table]) -> list[Fact]:
+    """Facts whose row reads as the company's revenue but whose figure the income statement shows to be
+    a part of it, set on a segment basis (named where the table names the part, else ``segment:``).
+
+    Verizon's 10-K prints "Total Operating Revenues 103,506" in its Consumer segment's table and
+    136,835 on its income statement; Amcor's release prints each segment's "Net sales" under the
+    segment's name. A smaller figure for the same period than every figure the statement (or the
+    iXBRL fact with no dimension) gives cannot be the company's total; one a power of a thousand
+    away is a scale misreading, not a part, and is left alone. The table's growth rate for that
+    row is the part's too."""
+    totals = _statement_totals(facts, tables)
+    if not totals:
+        return facts
+    table_of = {t.id: t for t in tables}
+    statements = {t.id for t in tables if _INCOME_STATEMENT.search(t.title)}
+    parts: dict[tuple[str | None, int | None], str] = {}
+    wholes: set[tuple[str | None, int | None]] = set()
+    out = []
+    for f in facts:
+        if (f.metric in _PART_METRICS and f.source.kind == "table" and not f.dimensions and not f.source.concept
+                and f.basis in ("GAAP", "reported") and f.source.table not in statements):
+            whole = totals.get((f.metric, f.period, f.period_end))
+            key = (f.source.table, f.source.row)
+            if _is_statement_total(abs(f.value), totals, f.metric):
+                wholes.add(key)  # "Total" beside the segments' columns: the row's growth is the company's
+            elif whole and f.value > 0 and all(f.value < w * Decimal("0.995") for w in whole) \
+                    and not any(abs(f.value * 10**k - w) <= w / 200 for w in whole for k in (3, 6, 9)):
+                parts[key] = parts.get(key) or _part_name(table_of.get(f.source.table or ""), f.source.row)
+                f = msgspec.structs.replace(f, basis=f"segment:{parts[key]}")
+        out.append(f)
+    if not parts:
+        return facts
+    # The row's growth column speaks for the same part, unless the row also prints the whole.
+    return [msgspec.structs.replace(f, basis=f"segment:{parts[(f.source.table, f.source.row)]}")
+            if f.source.kind == "table" and f.metric.startswith("growth:") and f.metric[7:] in _PART_METRICS
+            and (key := (f.source.table, f.source.row)) in parts and key not in wholes
+            and not f.basis.startswith("segment:") else f
+            for f in out]
 
 
 class Agreement(msgspec.Struct):

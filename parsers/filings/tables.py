@@ -56,6 +56,11 @@ class Grid(msgspec.Struct):
     """Header-area text that states scale or units rather than naming a column."""
 
 
+_SCALE_PHRASE = re.compile(
+    r"(?:\b(?:in|amounts? in|dollars? in|expressed in)\s+)?(?:[A-Z]{0,2}\$|€|£|¥|\b(?:USD|EUR|GBP)\b)?\s?"
+    r"\b(?:thousands?|millions?|billions?|mm|mn|bn)\b|(?<![\w])(?:[A-Z]{0,2}\$|€|£)\s?[mk]\b", re.I)
+# Header text in the label column that heads no rows: years, rates, units and column words.
+_NOT_STUB = re.compile(r"\d|%|\bpercent|\brates?\b|\bchange\b|\bgrowth\b|\bmargin|\bincrease|\bdecrease", re.I)
 _PERIOD_WORDS = re.compile(r"\bended\b|\bending\b|\bmonths\b|\bweeks\b|\bfiscal\b|\byears?\b|\bquarter\b", re.I)
 _PREFIX = {"$", "US$", "€", "£", "¥", "C$", "A$", "($", "$(", "(", "—$", "$—"}
 _SUFFIX = re.compile(r"^(?:%|\)|\)%|%\)|pts?\.?|bps|x|pp)$", re.I)
@@ -188,6 +193,7 @@ def build_grid(rows: list[list[RawCell]]) -> Grid | None:
     headers: list[list[str]] = [[] for _ in range(ncol)]
     captions: list[str] = []
     group = ""
+    stub: list[str] = []
     for r in merged[:first_body]:
         # A label alone on the last header row ("Cost of revenues") qualifies the rows below it.
         lone = all(c.end <= boundary for c in r) and len(r) == 1 and not _PERIOD_WORDS.search(r[0].text) \
@@ -196,17 +202,26 @@ def build_grid(rows: list[list[RawCell]]) -> Grid | None:
         for c in r:
             if scale_from_caption(c.text) is not None or c.text.lower().startswith(("(in ", "(dollars", "($ in", "(amounts")):
                 captions.append(c.text)
-                continue
+                # "2022 $ million" over a column states the scale and names the column's year.
+                rest = _SCALE_PHRASE.sub(" ", c.text).strip(" ,;:()")
+                if not (_YEAR.search(rest) or _is_headerish(rest)):
+                    continue
+                c = RawCell(c.start, c.end, rest, c.concept, c.context, c.bbox)
             if c.start < boundary and c.end <= boundary:
                 # "For the years ended June 30," printed left of the year cells names every column.
                 if _PERIOD_WORDS.search(c.text) and any(x.start >= boundary for x in r):
                     for h in headers:
                         if not h or h[-1] != c.text:
                             h.append(c.text)
+                elif any(x.start >= boundary for x in r) and not c.text.startswith("(") and not _NOT_STUB.search(c.text):
+                    # "Adjusted non-GAAP results", "Flexibles" in the label column of a header row head
+                    # the rows below, as a label-only row would.
+                    stub.append(c.text)
                 continue
             for i in col_of(c):
                 if not headers[i] or headers[i][-1] != c.text:
                     headers[i].append(c.text)
+    stub_group = " ".join(stub).rstrip(":")
     out_rows: list[GridRow] = []
     for r in merged[first_body:]:
         label_parts = [c.text for c in r if c.end <= boundary or (c.start < boundary and not _is_number(c.text))]
@@ -231,7 +246,7 @@ def build_grid(rows: list[list[RawCell]]) -> Grid | None:
         bbox = None
         for c in r:
             bbox = _union(bbox, c.bbox)
-        out_rows.append(GridRow(label, cells, group, footnote, bbox))
+        out_rows.append(GridRow(label, cells, group or (stub_group if label else ""), footnote, bbox))
     return Grid(headers, out_rows, captions)
 
 

@@ -544,3 +544,16 @@ def test_sales_and_marketing_and_general_and_administrative_lines_are_quantities
     <table><tr><td></td><td>2024</td><td>2023</td></tr><tr><td>Operating expenses:</td><td></td><td></td></tr>
     <tr><td>{label}</td><td>128,664</td><td>117,304</td></tr></table>"""
     assert {f.metric for f in _doc(body).facts} == {metric}
+
+
+@pytest.mark.parametrize(("label", "printed", "value"), [
+    ("Average monthly revenue per paying membership", "11.70", Decimal("11.70")),
+    ("Revenue per available room", "215.40", Decimal("215.40")),
+])
+def test_an_amount_per_unit_is_printed_in_whole_currency_whatever_the_tables_scale(label, printed, value):
+    body = f"""<div><b>Key Operating Metrics</b></div><div>(in thousands, except per unit data)</div>
+    <table><tr><td></td><td>Year Ended December 31, 2024</td><td>Year Ended December 31, 2023</td></tr>
+    <tr><td>Revenues</td><td>$ 39,000,966</td><td>$ 33,723,297</td></tr>
+    <tr><td>{label}</td><td>$ {printed}</td><td>$ 11.64</td></tr></table>"""
+    facts = [f for f in _doc(body).facts if f.as_printed == printed]
+    assert facts and all(f.value == value for f in facts)
