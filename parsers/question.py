@@ -44,6 +44,8 @@ class Question(msgspec.Struct, frozen=True):
         out |= {x for x in (self.num, self.den) if x}
         if self.kind == "growth":
             out |= {growth_metric(a) for a in self.alternates}
+            if self.metric == "revenue":
+                out.add("comparable_sales")  # sales growth on the comparable-store basis
         return out
 
 

@@ -605,12 +605,17 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
     rates = "%" in text and _GROWTH_VERB.search(text) is not None
     if not (cues or money or counted or heads or rates):
         return out  # no figure below could be read: most of a filing's sentences, skipped before their period
-    # A sentence that names no period speaks for its heading ("Full Fiscal 2025 Financial Highlights").
-    period = period_from_text(text, fye) or _heading_period(section_title, fye) or default_period
+    # A sentence that names no period speaks for its heading ("Full Fiscal 2025 Financial Highlights");
+    # the period of what it compares with ("compared to an increase of 37.9% in fiscal 2021") is not its own.
+    own = _COMPARED.split(text, maxsplit=1)[0]
+    period = period_from_text(own if len(own.strip()) > 15 else text, fye) or _heading_period(section_title, fye) \
+        or default_period
     if period is None:
         return out
     if re.fullmatch(r"FY\d{4}", period) and (q := bare_quarter(text)):
         period = f"Q{q} {period}"  # "Q4 Cloud Revenue of $5.3 billion" under a fiscal-2024 heading
+
+    compared: set[int] = set()
 
     def fact(metric: str, p, basis: str, unit: str, value, currency) -> Fact:
         label = _sentence_period(text, p.start, fye) or period
@@ -618,7 +623,7 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         # A flow stated in a sentence covers its whole period; without dates the rules would read it as a
         # balance, which also answers for the year's last quarter.
         span = None if reg is None or reg.instant else span_of_label(label, fye)
-        return Fact(
+        made = Fact(
             entity=entity, metric=metric, label=text[:300], basis=basis, period=label,
             period_start=span[0] if span else None, period_end=span[1] if span else None, value=value, unit=unit,
             scale=p.scale, currency=currency,
@@ -626,6 +631,9 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
             source=FactSource(kind="text", section=section, page=page,
                               locator=f"{section_title}; text '{text[max(0, p.start - 60):p.end + 20].strip()}'"),
         )
+        if _is_compared(text, p.start, p.end):
+            compared.add(id(made))
+        return made
 
     if counted:
         out.extend(_counted_facts(text, fact))
@@ -673,7 +681,27 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
             basis = "non-GAAP"
         basis = basis or (reg.basis if reg else "GAAP")
         out.append(fact(metric, p, basis, unit, value, currency))
-    return out
+    return [f for f in out if id(f) not in compared]
+
+
+# "... to $293.6 million from net sales of $303.5 million for the prior year quarter": the figure the
+# sentence compares with belongs to another period, which the sentence names loosely if at all.
+_FROM_BEFORE = re.compile(r"\bfrom\b[^.;]{0,40}$", re.I)
+_PRIOR_AFTER = re.compile(r"^[^.;]{0,80}?\b(?:(?:prior|previous|last)[- ](?:year|fiscal|quarter|period)|a year (?:ago|earlier)"
+                          r"|for the (?:prior|previous|same))", re.I)
+
+
+_NEW_CLAUSE = re.compile(r",\s+(?:and|while|but|whereas)\s+|;\s+", re.I)
+
+
+def _is_compared(text: str, start: int, end: int) -> bool:
+    """Whether the figure at ``start`` is the one its sentence compares with, not the one it states."""
+    sentence_start = 0
+    for m in _SENTENCE_END.finditer(text, 0, start):
+        sentence_start = m.end()
+    # "..., and operating (non-GAAP) EPS of $2.80 increased 15.2 percent": a new clause states anew.
+    before = _NEW_CLAUSE.split(text[sentence_start:start])[-1]
+    return bool(_COMPARED.search(before)) or bool(_FROM_BEFORE.search(before) and _PRIOR_AFTER.search(text[end:]))
 
 
 def _sentence_period(text: str, at: int, fye: FiscalYearEnd | None) -> str | None:
@@ -727,8 +755,9 @@ _COUNT_BEFORE = re.compile(
 # is a slice this sentence does not say, so it gives nothing.
 _GROWTH_VERB = re.compile(r"\b(?:increased|grew|rose|declined|decreased|fell)\b", re.I)
 _GROWTH_SENTENCE = re.compile(
-    r"(?:^|[.;:,]\s+|\b(?:and|while|with)\s+)(?P<name>[A-Za-z][A-Za-z&\- ]{1,50}?)\s+(?P<verb>increased|grew|rose|declined|"
-    r"decreased|fell)\s+(?:by\s+)?(?:approximately\s+|about\s+)?(?P<fig>\d{1,3}(?:\.\d+)?)\s?%(?!\s*(?:points?|pts))", re.I)
+    r"(?:^|[.;:,]\s+|\b(?:and|while|with)\s+)(?P<name>[A-Za-z][A-Za-z&\- ]{1,50}?)\s+(?:\([^()]{0,120}\)\s+)?"
+    r"(?P<verb>increased|grew|rose|declined|decreased|fell)\s+(?:by\s+)?(?:approximately\s+|about\s+)?"
+    r"(?P<fig>\d{1,3}(?:\.\d+)?)\s?(?:%|percent\b)(?!\s*(?:points?|pts))", re.I)
 _GROWTH_DROP = re.compile(r"\b(?:organic|constant[- ]currency|reported|total|our|the|gaap)\b", re.I)
 
 
@@ -742,15 +771,20 @@ def _growth_sentence_facts(text: str, make) -> list[Fact]:
         core = " ".join(_GROWTH_DROP.sub(" ", name).split())
         metric = (find_metric(core, exact=True) or find_metric(re.sub(r"\bnet\s+", "", core), exact=True)) if core else None
         reg = by_id(metric) if metric else None
-        if reg is None or reg.unit == "percent":
+        # A rate is no quantity that grows, except one that is itself a growth rate: "comparable sales
+        # (stores open at least 14 months) increased 15.6%" is the comparable sales figure.
+        rate = reg is not None and reg.unit == "percent" and reg.ratio_of is None and reg.basis == "operating metric" \
+            and not m.group("name").lower().rstrip().endswith("rate")
+        if reg is None or (reg.unit == "percent" and not rate):
             continue
         p = next(iter(parse_printed(m.group("fig") + "%")), None)
         if p is None:
             continue
         p = msgspec.structs.replace(p, start=m.start("fig"), end=m.start("fig") + len(p.text))
         down = m.group("verb").lower() in ("declined", "decreased", "fell")
-        basis = basis_from_text(f"{name} {after[:40]}") or "GAAP"
-        out.append(make(growth_metric(metric), p, basis, "percent", -p.value if down else p.value, None))
+        basis = basis_from_text(f"{name} {after[:40]}") or ("GAAP" if not rate else reg.basis)
+        out.append(make(metric if rate else growth_metric(metric), p, basis, "percent", -p.value if down else p.value,
+                        None))
     return out
 
 

@@ -354,3 +354,29 @@ def test_a_title_names_one_quantity_or_none(title: str, metric: str | None):
 ])
 def test_a_name_that_starts_in_lower_case_is_still_a_name(title: str, lines: list[str], entity: str):
     assert guess_entity(title, lines) == entity
+
+
+@pytest.mark.parametrize(("body", "value"), [
+    ("<p>In fiscal 2024, comparable sales (sales for stores open at least 14 months and e-commerce sales) "
+     "increased 15.6% compared to an increase of 21.4% in fiscal 2023.</p>", "15.6"),
+    ("<p>For fiscal 2024, same-store sales decreased 0.7 percent, while net sales fell 3.2%.</p>", "-0.7"),
+])
+def test_a_sentence_gives_comparable_sales_as_the_rate_it_states(body: str, value: str):
+    assert [(f.period, str(f.value)) for f in _text_facts(body, "comparable_sales")] == [("FY2024", value)]
+
+
+@pytest.mark.parametrize(("body", "compared"), [
+    ("<p>Net sales for fiscal 2024 decreased 3.2 percent to $293.6 million from net sales of $303.5 million for the "
+     "prior year.</p>", "3.035E+8"),
+    ("<p>Revenue for fiscal 2024 was $2.4 billion, compared to revenue of $2.1 billion in fiscal 2023.</p>",
+     "2.1E+9"),
+])
+def test_the_figure_a_sentence_compares_with_is_not_a_fact_of_the_sentences_period(body, compared):
+    values = {str(f.value) for f in _text_facts(body, "revenue") if f.period == "FY2024"}
+    assert compared not in values
+
+
+def test_a_new_clause_after_a_comparison_states_its_own_figure():
+    body = ("<p>Diluted earnings per share of $2.31 in fiscal 2024 increased 18.0 percent compared to the prior-year "
+            "period, and operating (non-GAAP) diluted earnings per share of $2.80 increased 15.2 percent.</p>")
+    assert {str(f.value) for f in _text_facts(body, "eps_diluted")} >= {"2.31", "2.80"}

@@ -474,3 +474,11 @@ def test_a_revenue_line_a_claim_names_is_the_member_of_revenue_with_its_words(pr
     c = claim(printed, metric, "FY2024", label=label)
     v = verify(c, ev(ROOM, fact("revenue", "FY2024", "637,959"), fact("revenue", "FY2024", value, basis=member)))
     assert v.verdict == verdict, v.reason
+
+
+@pytest.mark.parametrize(("printed", "comparable", "reported"), [("+15.6%", "15.6", "18.2"), ("(0.7)%", "-0.7", "-3.2")])
+def test_sales_growth_that_matches_comparable_sales_is_a_different_basis(printed, comparable, reported) -> None:
+    growth = claim(printed, "revenue", "FY2024", kind="growth", comparison="FY2023")
+    room = ev(ROOM, fact("comparable_sales", "FY2024", comparable, 0, unit="percent", basis="operating metric"),
+              fact("growth:revenue", "FY2024", reported, 0, unit="percent"))
+    assert verify(growth, room).verdict == "different-basis"
