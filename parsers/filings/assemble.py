@@ -17,7 +17,7 @@ from parsers.model import DocumentInfo, Fact, ParsedDocument, Passage, Table
 from parsers.numbers import scale_from_caption
 from parsers.periods import FiscalYearEnd, StartYearNamed, dates_in, fiscal_year_of, fye_text
 
-__all__ = ["Assembler", "form_from", "fye_hint", "guess_entity", "infer_fye", "main_periods", "start_year_named",
+__all__ = ["Assembler", "form_from", "fye_hint", "guess_entity", "headline_quarter_hint", "infer_fye", "main_periods", "start_year_named",
            "year_names"]
 
 _NOT_HEADING = re.compile(
@@ -187,7 +187,12 @@ class Assembler:
     ) -> ParsedDocument:
         """Resolve periods and scales now that every table is seen, and derive the facts."""
         if fye is None:
-            fye = infer_fye([" ".join(h) for g, *_ in self.pending_tables for h in g.headers], self.fye_hints)
+            headers = [" ".join(h) for g, *_ in self.pending_tables for h in g.headers]
+            named = None if self.fye_hints else headline_quarter_hint(self.first_lines)
+            # A quarterly release whose headline names its quarter prints quarter ends and prior year ends
+            # as bare dates; unless a column says "Year Ended", the quarter it names places the year end.
+            fye = named if named and not any(_ENDED_DATE.search(h) for h in headers) else \
+                infer_fye(headers, self.fye_hints or ([named] if named else []))
         if fye is not None and start_year_named(self._year_names(), fye):
             fye = StartYearNamed(fye)
         stated = Counter(p[4] for p in self.pending_tables if p[5] != "default")
@@ -323,6 +328,22 @@ def fye_hint(text: str) -> tuple[int, int] | None:
         if ends:
             return ends[0].month, ends[0].day
     return None
+
+
+_HEADLINE_QUARTER = re.compile(r"\b(first|second|third|fourth)[- ]quarter\b(?:\s+(?:of\s+)?(?:fiscal\s+)?\d{4})?"
+                               r"(?:\s+\w+){0,3}\s+results\b", re.I)
+_QUARTER_ENDED = re.compile(r"\b(?:quarter|three months)\s+ended\s+([A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})", re.I)
+
+
+def headline_quarter_hint(lines: list[str]) -> tuple[int, int] | None:
+    """The year end a release implies when its headline names the quarter ("eBay Inc. Reports First
+    Quarter 2023 Results") and its text dates it ("for the quarter ended March 31, 2023") apart: a
+    quarterly release's columns print the quarter's end, never the year's."""
+    named = next((m for line in lines[:12] if (m := _HEADLINE_QUARTER.search(line))), None)
+    dated = _QUARTER_ENDED.search(" ".join(" ".join(lines).split()))  # a PDF breaks the phrase across lines
+    if named is None or dated is None:
+        return None
+    return fye_hint(f"{named.group(1)} quarter of fiscal 2000 ended {dated.group(1)}")
 
 
 _SHORT_SPAN = re.compile(r"\b(?:three|six|nine|3|6|9|12|13|16|24|26|28|36|39|40)\s+(?:months|weeks)\b|quarter", re.I)

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from parsers.filings import parse_filing
-from parsers.filings.assemble import form_from, fye_hint, guess_entity, infer_fye
+from parsers.filings.assemble import form_from, fye_hint, guess_entity, headline_quarter_hint, infer_fye
 from parsers.model import ParsedDocument
 
 
@@ -380,3 +380,13 @@ def test_a_new_clause_after_a_comparison_states_its_own_figure():
     body = ("<p>Diluted earnings per share of $2.31 in fiscal 2024 increased 18.0 percent compared to the prior-year "
             "period, and operating (non-GAAP) diluted earnings per share of $2.80 increased 15.2 percent.</p>")
     assert {str(f.value) for f in _text_facts(body, "eps_diluted")} >= {"2.31", "2.80"}
+
+
+@pytest.mark.parametrize(("lines", "fye"), [
+    (["NEWS RELEASE", "eBay Inc. Reports Better Than Expected First Quarter 2023 Results",
+      "today reported financial results for its first quarter ended", "March 31, 2023."], (12, 31)),
+    (["Elastic Reports Second Quarter Fiscal 2025 Financial Results",
+      "Revenue for the quarter ended October 31, 2024 was $365 million"], (4, 30)),
+])
+def test_a_release_headline_naming_its_quarter_places_the_year_end(lines, fye):
+    assert headline_quarter_hint(lines) == fye
