@@ -17,8 +17,8 @@ from parsers.model import DocumentInfo, Fact, ParsedDocument, Passage, Table
 from parsers.numbers import scale_from_caption
 from parsers.periods import FiscalYearEnd, StartYearNamed, dates_in, fiscal_year_of, fye_text
 
-__all__ = ["Assembler", "form_from", "fye_hint", "guess_entity", "headline_quarter_hint", "infer_fye", "main_periods", "start_year_named",
-           "year_names"]
+__all__ = ["Assembler", "form_from", "fye_hint", "guess_entity", "headline_quarter_hint", "infer_fye", "main_periods",
+           "start_year_named", "year_names"]
 
 _NOT_HEADING = re.compile(
     r"^\(|\bin (?:millions|thousands|billions)\b|and subsidiaries$|^table of contents$|\(continued\)$", re.I
