@@ -590,6 +590,12 @@ def _period(run: _Run) -> RuleOutcome:
             return _decide(run, "period", "no-evidence",
                            f"The room has {what} for {run.label()} but not for {_comparison(run)}, "
                            f"so the growth cannot be computed, and it prints no growth rate.")
+        if here:
+            # Some inputs are in the claim's period (revenue, say), not all: that is no period mismatch.
+            held = sorted({_metric_name(f.metric) for f, _ in here})
+            return _decide(run, "period", "no-evidence",
+                           f"The room has {', '.join(held)} for {run.label()}, but neither prints {what} nor holds "
+                           f"every figure needed to compute it.")
         return _decide(run, "period", "no-evidence",
                        f"The room has {what} for {run.entity} only for {', '.join(other)}, not for {run.period}; "
                        f"a figure from another period is not evidence for this one.")

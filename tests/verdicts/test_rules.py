@@ -482,3 +482,12 @@ def test_sales_growth_that_matches_comparable_sales_is_a_different_basis(printed
     room = ev(ROOM, fact("comparable_sales", "FY2024", comparable, 0, unit="percent", basis="operating metric"),
               fact("growth:revenue", "FY2024", reported, 0, unit="percent"))
     assert verify(growth, room).verdict == "different-basis"
+
+
+@pytest.mark.parametrize(("printed", "metric", "label"), [("22.9%", "label:pretax margin", "pretax margin"),
+                                                          ("31.5%", "operating_margin", "")])
+def test_a_margin_missing_its_numerator_says_so_not_that_the_period_is_missing(printed, metric, label) -> None:
+    margin = claim(printed, metric, "FY2024", kind="margin", label=label)
+    verdict = verify(margin, ev(ROOM, *REV))
+    assert verdict.verdict == "no-evidence"
+    assert "not for FY2024" not in verdict.reason and "needed to compute" in verdict.reason
