@@ -970,6 +970,15 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"{_fmt(primary.value, run.dim)} ({_where(primary)}) but {_fmt(weaker.value, run.dim)} "
                            f"({_where(weaker)}), which matches {printed}.",
                            cited=[*primary.inputs, *((f, "other-basis") for f, _ in weaker.inputs)])
+        if primary.how == "computed" and run.q.kind == "growth" and not run.scale_shift \
+                and abs(primary.value - run.claimed) <= 2 * run.tol:
+            # "Up 1.3%" against 94,943 / 93,775 - 1 = 1.25%: within one printed unit, the company's own
+            # rounding (or its unrounded figures) may give the claim's figure; the room prints no rate to say.
+            return _decide(run, "basis", "no-evidence",
+                           f"{run.entity} {subject} for {run.period} computes to {_fmt(primary.value, run.dim)} "
+                           f"({primary.arithmetic}, {primary.inputs[0][0].document}), within one printed unit of "
+                           f"{printed}; the room prints no rate that settles it.",
+                           cited=list(primary.inputs))
         if primary.how == "printed" and _tier(primary.inputs[0][0]) == 2 and not run.scale_shift:
             # A sentence is read more loosely than a cell ("an increase of $56.1 million in sales and
             # marketing"): alone it may support a claim, but not contradict one.

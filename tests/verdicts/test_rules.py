@@ -491,3 +491,14 @@ def test_a_margin_missing_its_numerator_says_so_not_that_the_period_is_missing(p
     verdict = verify(margin, ev(ROOM, *REV))
     assert verdict.verdict == "no-evidence"
     assert "not for FY2024" not in verdict.reason and "needed to compute" in verdict.reason
+
+
+@pytest.mark.parametrize(("printed", "now", "then", "verdict"), [
+    ("1.3%", "94,943", "93,775", "no-evidence"),   # 1.25%: within one printed unit
+    ("2.1%", "391,035", "383,285", "no-evidence"),  # 2.02%
+    ("2.4%", "391,035", "383,285", "contradicted"),  # beyond one unit: a wrong rate
+])
+def test_a_computed_growth_within_one_printed_unit_of_the_claim_is_not_a_contradiction(printed, now, then, verdict):
+    growth = claim(printed, "revenue", "FY2024", kind="growth", comparison="FY2023")
+    room = ev(ROOM, fact("revenue", "FY2024", now), fact("revenue", "FY2023", then))
+    assert verify(growth, room).verdict == verdict
