@@ -130,7 +130,9 @@ _RATIO_WORD = re.compile(r"\bratio\b|\bcover(?:ed|s|age)?\b|\bmultiple\b", re.I)
 _TABLE_SCALE = re.compile(
     r"(?:\$|us\$|usd|€|£|in)\s*(thousands|millions|billions)|\((thousands|millions|billions)\b"
     # "($M)", "(US$ bn)", "($000s)" as table corners print them.
-    r"|\(\s*(?:\$|us\$|usd)\s*(k|000s|m|mm|mn|b|bn)\s*\)",
+    r"|\(\s*(?:\$|us\$|usd)\s*(k|000s|m|mm|mn|b|bn)\s*\)"
+    # "FY2024, $mm", "$ millions", "$bn" as a corner cell prints them.
+    r"|(?:\$|us\$|usd)\s*(k|000s|mm|mn|bn|millions|billions|thousands)\b",
     re.I,
 )
 _SCALE_OF = {"thousands": 3, "k": 3, "000s": 3, "millions": 6, "m": 6, "mm": 6, "mn": 6, "billions": 9, "b": 9, "bn": 9}
@@ -336,7 +338,8 @@ class _Subject(msgspec.Struct):
 
 def _label_words(text: str) -> str:
     t = normalise_label(text)
-    words = [w for w in re.split(r"\s+", t) if w and w not in _STOP_LABEL and not re.fullmatch(r"[\d$.,%+~()-]+", w)]
+    words = [w for w in re.split(r"\s+", t) if w and w not in _STOP_LABEL
+             and not re.fullmatch(r"[\d$.,%+~()-]+(?:bps?|pp|pts?)?\)?", w)]
     return " ".join(words)
 
 
@@ -572,7 +575,12 @@ def _slide_period(slide: Slide) -> _Stated | None:
     own = [s for b in slide.blocks if (s := _stated(f"the one period slide {slide.page} states, in", b.text,
                                                       _mask_figures(b.text, _figures(b.text)), whole=True))]
     # "Net revenue of $28.2 billion in 2024" gives the slide's other bullets their year too.
-    return own[0] if own and len({s.period for s in own}) == 1 else None
+    if own:
+        return own[0] if len({s.period for s in own}) == 1 else None
+    # "FY2024, $mm" in a table's corner: the one period the slide's table is in is its prose's too.
+    corners = [s for grid in slide.tables if grid and grid[0]
+               and (s := _stated("the corner of the slide's table", _norm(grid[0][0])))]
+    return corners[0] if corners and len({s.period for s in corners}) == 1 else None
 
 
 def _lent_period(slide: Slide, deck_period: _Stated | None) -> _Stated | None:
@@ -592,6 +600,11 @@ def _clause(text: str, p: Printed) -> tuple[str, int]:
     for m in re.finditer(r";\s+(?=\D)|,\s+(?=\D)(?![A-Z][\w-]*\s+(?:and|&)\s+[A-Z])"
                          r"|\s+(?:and|while|with|vs\.?|versus|compared (?:to|with)|against)\s+(?=[\d$~(])", text):
         cuts.append(m.end())
+    for m in re.finditer(r"(?<=[\d%a-z])\s+\((?=[+\-\u2212]?\$?\d)", text):
+        # "Revenue $46.7bn (+56% y/y, +6% q/q)": after a named figure, the parenthesis holds its changes;
+        # "19% (18% in CC) Total Revenue Growth" names its quantity after, and stays one clause.
+        if re.search(r"[A-Za-z]{2}", text[max(c for c in cuts if c <= m.start()):m.start()]):
+            cuts.append(m.end())
     for m in re.finditer(r"\s+and\s+(?=[A-Z][a-z])", text):
         # "iPhone net sales were $44.6 billion and Services net sales reached $27.4 billion": with a
         # figure on each side, the capital after "and" starts another quantity's clause.
@@ -734,8 +747,8 @@ def _why_not(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str | None
             return "date or period" if (_period(t) or re.search(_MONTH_NAMES, t, re.I)) else "no checkable figure"
         return None
     words = [w for w in _label_words(_mask(_mask_figures(_norm(t), figs))).split() if w not in _FILLER]
-    if sum(len(w) >= 3 and w.isalpha() for w in words) == 0:
-        return "figure without a label"
+    if sum(len(w) >= 3 and w.isalpha() for w in words) == 0 and not find_metric(" ".join(words)):
+        return "figure without a label"  # but "GM 46.5%" names its quantity in two letters
     if all(p.unit == "count" and p.scale == 0 and p.value < 10 and p.decimals == 0 for p in figs):
         return "no checkable figure"
     return None
@@ -864,7 +877,7 @@ def _slide_scale(slide: Slide, corner: str = "") -> int | None:
     standing alone above its figures."""
     notes = " ".join(b.text for b in slide.blocks if len(b.text) <= 40)
     m = _TABLE_SCALE.search(f"{corner} {slide.title} {notes}")
-    return _SCALE_OF[(m.group(1) or m.group(2) or m.group(3)).lower()] if m else None
+    return _SCALE_OF[next(g for g in m.groups() if g).lower()] if m else None
 
 
 def _bare_amount(p: Printed, label: str) -> bool:
@@ -908,6 +921,8 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
         unread = set()
         periods = [periods[0]] * len(periods) if periods and periods[0] else [None] * len(periods)
     metric_heads = [h if find_metric(_label_words(_mask(h))) else None for h in header]
+    # "Segment | Net sales | Op. income | Op. margin": a quantity per column, a segment or company per row.
+    by_column = sum(1 for h in metric_heads[1:] if h) >= 2
     guidance = bool(_GUIDANCE_TITLE.search(slide.title))
     # "Non-GAAP Income Statement Highlights": a row that states no basis is on the slide's; a
     # reconciliation prints both bases, and each of its rows says which.
@@ -921,7 +936,8 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             continue
         label = _norm(row[0])
         # A "Y/Y" row under "Non-GAAP sales & marketing expenses" is that row's growth.
-        if _label_words(_mask(label)) and all(w in _GENERIC for w in _label_words(_mask(label)).split()) and previous:
+        if _label_words(_mask(label)) and all(w in _GENERIC for w in _label_words(_mask(label)).split()) and previous \
+                and not by_column:  # "Total" under segment rows is the company's, not the last segment's
             label = f"{previous} {label}"
         else:
             previous = label
@@ -940,11 +956,16 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 continue
             p = figs[0]
             subject = _subject(label, ctx.companies)
-            if subject.metric is None and not (_GROWTH_HEAD.search(head) or _SHARE_HEADER.search(head)):
+            named = next((h for h in reversed(metric_heads[1:c + 1]) if h), None)
+            if by_column and named:
+                # The column names the quantity ("Gross margin %" beside "Products" is the Products margin);
+                # a change column is the change of the quantity to its left.
+                subject = _subject(f"{label} {_label_words(_mask(named))}", ctx.companies)
+            elif subject.metric is None and not (_GROWTH_HEAD.search(head) or _SHARE_HEADER.search(head)):
                 head_words = _label_words(_mask(head))
                 if head_words and find_metric(head_words):
                     subject = _subject(f"{label} {head_words}", ctx.companies)
-            elif subject.metric is None and (named := next((h for h in reversed(metric_heads[1:c]) if h), None)):
+            elif subject.metric is None and named:
                 # A company per row, a quantity per column: "Revenue | Y/Y growth" is revenue's growth.
                 subject = _subject(f"{label} {_label_words(_mask(named))}", ctx.companies)
             if not subject.label:

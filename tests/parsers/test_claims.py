@@ -524,3 +524,45 @@ def test_the_period_a_growth_is_compared_against_is_not_the_growths_own(title, l
 def test_earnings_per_share_said_to_be_basic_is_basic_eps(header, row) -> None:
     claims = extract_claims(_deck(("Results", [], [header, row]))).claims
     assert {c.metric for c in claims} == {"eps_basic"}
+
+
+@pytest.mark.parametrize(("header", "rows", "want"), [
+    (["FY2024, $mm", "Net sales", "Op. income", "Op. margin"],
+     [["North America", "$387,497", "$24,967", "6.4%"], ["AWS", "$107,556", "$39,834", "37.0%"],
+      ["Total", "$637,959", "$68,593", "10.8%"]],
+     {("North America", "revenue", "segment:north america", 6), ("AWS", "operating_income", "segment:aws", 6),
+      ("AWS", "operating_margin", "segment:aws", 0), ("Total", "revenue", "GAAP", 6),
+      ("Total", "operating_income", "GAAP", 6)}),
+    (["$ in billions", "Net sales", "Gross margin %"],
+     [["Products", "$295.0", "37.2%"], ["Services", "$96.2", "73.9%"], ["Total", "$391.0", "46.2%"]],
+     {("Products", "gross_margin", "segment:products", 0), ("Services", "gross_margin", "segment:services", 0),
+      ("Total", "gross_margin", "GAAP", 0), ("Total", "revenue", "GAAP", 9)}),
+])
+def test_a_table_with_a_quantity_per_column_reads_each_row_as_a_segment_and_total_as_the_company(header, rows, want):
+    claims = extract_claims(_deck(("FY2024 segments", [], [header, *rows]))).claims
+    got = {(c.row, c.metric, c.basis, c.scale or 0) for c in claims}
+    assert want <= got
+
+
+@pytest.mark.parametrize(("corner", "line", "period"), [
+    ("FY2024, $mm", "AWS delivered most of the operating income.", "FY2024"),
+    ("2Q25, $ in millions", "Services grew faster than products.", "Q2 FY2025"),
+])
+def test_the_period_in_a_tables_corner_is_the_slides_period_for_its_prose(corner, line, period) -> None:
+    deck = _deck(("Segment economics", [f"{line} Operating income was $10.4 billion."],
+                  [[corner, "Net sales", "Op. income"], ["AWS", "$107,556", "$39,834"]]))
+    prose = next(c for c in extract_claims(deck).claims if c.printed == "$10.4 billion")
+    assert prose.period == period
+
+
+@pytest.mark.parametrize(("title", "line", "want"), [
+    ("NVDA Q2 FY26 tear sheet", "Revenue $46.7bn (+56% y/y, +6% q/q)",
+     [("revenue", "value", None), ("revenue", "growth", "Q2 FY2025"), ("revenue", "growth", "Q1 FY2026")]),
+    ("AAPL Q3 FY25 tear sheet", "GM 46.5% (-60bp q/q)", [("gross_margin", "margin", None),
+                                                          ("gross_margin", "growth", "Q2 FY2025")]),
+    ("Q4 and FY24 Results", "19% (18% in CC) Total Revenue Growth year-over-year",
+     [("revenue", "growth", "FY2023"), ("revenue", "growth", "FY2023")]),
+])
+def test_a_parenthesis_after_a_named_figure_holds_its_changes(title, line, want) -> None:
+    claims = extract_claims(_deck((title, [line]))).claims
+    assert [(c.metric, c.kind, c.comparison_period) for c in claims] == want
