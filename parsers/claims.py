@@ -575,9 +575,10 @@ def _slide_period(slide: Slide) -> _Stated | None:
     own = [s for b in slide.blocks if (s := _stated(f"the one period slide {slide.page} states, in", b.text,
                                                       _mask_figures(b.text, _figures(b.text)), whole=True))]
     # "Net revenue of $28.2 billion in 2024" gives the slide's other bullets their year too.
-    if own:
-        return own[0] if len({s.period for s in own}) == 1 else None
-    # "FY2024, $mm" in a table's corner: the one period the slide's table is in is its prose's too.
+    if own and len({s.period for s in own}) == 1:
+        return own[0]
+    # "FY2024, $mm" in a table's corner: the one period the slide's table is in is its prose's too, when
+    # the prose names none or several ("losses to increase in 2025" is an outlook, not the slide's year).
     corners = [s for grid in slide.tables if grid and grid[0]
                and (s := _stated("the corner of the slide's table", _norm(grid[0][0])))]
     return corners[0] if corners and len({s.period for s in corners}) == 1 else None

@@ -145,6 +145,10 @@ def _rows(lines: list[_Line]) -> list[list[_Line]]:
     return [sorted(r, key=lambda ln: ln.bbox[0]) for r in rows]
 
 
+# A cell a table prints for a figure it does not give: "n.m." (not meaningful), "n/a", a dash.
+_NOT_MEANINGFUL = re.compile(r"(?:n\.?m\.?|n/m|n/?a|nmf|[-\u2013\u2014*])$", re.I)
+
+
 def _take_table(lines: list[_Line]) -> tuple[list[list[str]], list[list[BBox | None]], list[_Line]]:
     """A borderless table from text positions: rows of a label then figure cells, under a header row.
 
@@ -152,8 +156,8 @@ def _take_table(lines: list[_Line]) -> tuple[list[list[str]], list[list[BBox | N
     by the header cells' x positions.
     """
     rows = _rows(lines)
-    is_data = [len(r) >= 2 and not is_figure_cell(r[0].text) and all(is_figure_cell(x.text) for x in r[1:])
-               for r in rows]
+    is_data = [len(r) >= 2 and not is_figure_cell(r[0].text) and any(is_figure_cell(x.text) for x in r[1:])
+               and all(is_figure_cell(x.text) or _NOT_MEANINGFUL.match(x.text.strip()) for x in r[1:]) for r in rows]
     # A table's rows sit at a steady pitch; a footer and page number far below are not one more row.
     for k in range(1, len(rows)):
         if is_data[k] and is_data[k - 1]:

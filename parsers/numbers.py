@@ -91,7 +91,8 @@ class Printed(msgspec.Struct, frozen=True):
 _CURRENCY = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 _PRINTED = re.compile(
     r"(?P<approx>~|≈|approx(?:imately)?\.?\s+|about\s+|nearly\s+|almost\s+|roughly\s+)?"
-    r"(?P<neg>[-−–](?=\s*[$€£¥]?\s*\d)|\()?"
+    # "$(16,120)": a currency sign may stand before the parenthesis of a negative.
+    r"(?P<cur0>US\$|[$€£¥])?(?P<neg>[-−–](?=\s*[$€£¥]?\s*\d)|\()?"
     r"(?P<cur>US\$|[$€£¥])?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<close>\))?"
@@ -121,7 +122,7 @@ def parse_printed(text: str) -> list[Printed]:
         decimals = len(num.split(".")[1]) if "." in num else 0
         scale = 0
         unit = "count"
-        currency = _CURRENCY.get(m.group("cur") or "", None)
+        currency = _CURRENCY.get(m.group("cur") or m.group("cur0") or "", None)
         if currency:
             unit = "USD" if currency == "USD" else "currency"
         if s := m.group("scale"):

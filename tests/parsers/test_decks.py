@@ -131,3 +131,18 @@ def test_markdown_and_docling_exports_of_one_deck_give_the_same_table_claims() -
     assert [parsed.entity for parsed in read] == ["Elastic", "Elastic"]
     # The tables head their columns "$ millions": every dollar cell is read in millions, whichever export.
     assert {scale for _, metric, _, scale, _ in cells[0] if metric == "revenue" and scale} == {6}
+
+
+@pytest.mark.parametrize(("title", "rows"), [
+    ("Meta segments, 2024", [("Family of Apps", "$87,109", "53.7%"), ("Reality Labs", "$(16,120)", "n.m."),
+                             ("Total", "$69,380", "42.2%")]),
+    ("Tesla segments, 2Q25", [("Automotive", "$16,661", "15.0%"), ("Energy", "$2,789", "n/a"),
+                              ("Total", "$22,496", "17.2%")]),
+])
+def test_a_table_row_with_a_not_meaningful_cell_or_a_dollar_negative_stays_in_its_table(title, rows) -> None:
+    items = [(40, 50, title, 28), (94, 150, "$ millions", 16), (600, 150, "Op. income", 16), (780, 150, "Margin", 16)]
+    for i, (label, amount, margin) in enumerate(rows):
+        items += [(94, 190 + 42 * i, label, 17), (600, 190 + 42 * i, amount, 18), (780, 190 + 42 * i, margin, 18)]
+    deck = load_deck(_pdf([items]), "t.pdf")
+    assert isinstance(deck, Deck)
+    assert deck.slides[0].tables == [[["$ millions", "Op. income", "Margin"], *[list(r) for r in rows]]]

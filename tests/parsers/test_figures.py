@@ -51,3 +51,9 @@ def test_a_threshold_that_defines_the_quantity_is_not_a_claim(text: str, index: 
 def test_basis_points_in_tens_are_printed_to_the_nearest_ten(text: str, decimals: int) -> None:
     (p,) = parse_printed(text)
     assert (p.unit, p.decimals) == ("bp", decimals)
+
+
+@pytest.mark.parametrize(("text", "value"), [("$(16,120)", "-16120"), ("US$(1.2) million", "-1.2")])
+def test_a_currency_sign_before_a_negatives_parenthesis_is_its_currency(text: str, value: str) -> None:
+    (p,) = parse_printed(text)
+    assert (str(p.value), p.unit, p.text) == (value, "USD", text)
