@@ -604,7 +604,10 @@ def _clause(text: str, p: Printed) -> tuple[str, int]:
     for m in re.finditer(r"(?<=[\d%a-z])\s+\((?=[+\-\u2212]?\$?\d)", text):
         # "Revenue $46.7bn (+56% y/y, +6% q/q)": after a named figure, the parenthesis holds its changes;
         # "19% (18% in CC) Total Revenue Growth" names its quantity after, and stays one clause.
-        if re.search(r"[A-Za-z]{2}", text[max(c for c in cuts if c <= m.start()):m.start()]):
+        close = text.find(")", m.end())
+        inner = text[m.end():close if close >= 0 else len(text)]
+        # "$11,980 million (2023)" dates its figure: a year in parentheses is no change.
+        if re.search(r"[A-Za-z]{2}", text[max(c for c in cuts if c <= m.start()):m.start()]) and _figures(inner):
             cuts.append(m.end())
     for m in re.finditer(r"\s+and\s+(?=[A-Z][a-z])", text):
         # "iPhone net sales were $44.6 billion and Services net sales reached $27.4 billion": with a

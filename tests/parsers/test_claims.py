@@ -566,3 +566,12 @@ def test_the_period_in_a_tables_corner_is_the_slides_period_for_its_prose(corner
 def test_a_parenthesis_after_a_named_figure_holds_its_changes(title, line, want) -> None:
     claims = extract_claims(_deck((title, [line]))).claims
     assert [(c.metric, c.kind, c.comparison_period) for c in claims] == want
+
+
+@pytest.mark.parametrize(("title", "line", "period"), [
+    ("Mastercard FY2024", "Cash from operations: $11,980 million (2023)", "FY2023"),
+    ("Netflix 2024 scorecard", "Operating income of $6.95 billion (2023)", "FY2023"),
+])
+def test_a_year_in_parentheses_after_a_figure_dates_it(title, line, period) -> None:
+    (claim,) = extract_claims(_deck((title, [line]))).claims
+    assert claim.period == period
