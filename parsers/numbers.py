@@ -152,6 +152,8 @@ def parse_printed(text: str) -> list[Printed]:
         negative = bool(neg) and (neg != "(" or bool(m.group("close")) or bool(m.group("close2")))
         if negative:
             value = -value
+        elif neg == "(" and not m.group("cur0"):
+            start, printed = start + 1, printed[1:]  # "(88% of rev)": the parenthesis opens a phrase
         out.append(
             Printed(
                 value=value,

@@ -57,3 +57,9 @@ def test_basis_points_in_tens_are_printed_to_the_nearest_ten(text: str, decimals
 def test_a_currency_sign_before_a_negatives_parenthesis_is_its_currency(text: str, value: str) -> None:
     (p,) = parse_printed(text)
     assert (str(p.value), p.unit, p.text) == (value, "USD", text)
+
+
+@pytest.mark.parametrize(("text", "printed"), [("(88% of rev)", "88%"), ("($18M in 2024, flat)", "$18M")])
+def test_a_parenthesis_that_opens_a_phrase_is_not_part_of_its_first_figure(text: str, printed: str) -> None:
+    first = parse_printed(text)[0]
+    assert (first.text, first.value > 0) == (printed, True)
