@@ -29,10 +29,10 @@ from parsers.quantities import growth_metric, is_label, share_metric
 
 __all__ = [
     "Agreement",
-    "part_subtotals",
     "growth_facts",
     "ixbrl_agreement",
     "make_table",
+    "part_subtotals",
     "row_metric",
     "table_facts",
     "text_facts",
