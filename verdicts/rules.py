@@ -727,7 +727,7 @@ def _computed(run: _Run) -> list[_Candidate]:
                 out.append(_Candidate(
                     value=value, metric=growth_metric(metric), basis=basis, period=period, how="computed",
                     inputs=((c, "current"), (p, "prior")), half=_ZERO,
-                    recency=max(run.recency(c), run.recency(p)), alternate=metric != q.metric,
+                    recency=max(run.recency(c), run.recency(p)), alternate=not _same_metric(metric, q.metric),
                     arithmetic=f"{c.as_printed} / {p.as_printed} - 1 = {_fmt(value, 'percent')}",
                 ))
     return out

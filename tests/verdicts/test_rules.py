@@ -502,3 +502,14 @@ def test_a_computed_growth_within_one_printed_unit_of_the_claim_is_not_a_contrad
     growth = claim(printed, "revenue", "FY2024", kind="growth", comparison="FY2023")
     room = ev(ROOM, fact("revenue", "FY2024", now), fact("revenue", "FY2023", then))
     assert verify(growth, room).verdict == verdict
+
+
+@pytest.mark.parametrize(("printed", "claimed", "line", "now", "then"), [
+    ("17%", "value-added services and solutions revenue", "value-added services and solutions", "10,832", "9,274"),
+    ("67%", "energy generation & storage revenue", "energy generation and storage", "10,086", "6,035"),
+])
+def test_a_label_lines_growth_computed_from_the_same_line_in_other_words_is_the_same_slot(printed, claimed, line,
+                                                                                         now, then) -> None:
+    growth = claim(printed, f"label:{claimed}", "FY2024", kind="growth", label=claimed, comparison="FY2023")
+    room = ev(ROOM, fact(f"label:{line}", "FY2024", now), fact(f"label:{line}", "FY2023", then))
+    assert verify(growth, room).verdict == "supported"
