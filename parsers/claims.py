@@ -941,7 +941,8 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
         label = _norm(row[0])
         # A "Y/Y" row under "Non-GAAP sales & marketing expenses" is that row's growth.
         if _label_words(_mask(label)) and all(w in _GENERIC for w in _label_words(_mask(label)).split()) and previous \
-                and not by_column:  # "Total" under segment rows is the company's, not the last segment's
+                and not by_column and not find_metric(_label_words(_mask(label))):
+            # Not "Total" under segment rows (the company's), nor "Gross margin" under "Revenue" (its own).
             label = f"{previous} {label}"
         else:
             previous = label
@@ -960,7 +961,10 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 continue
             p = figs[0]
             subject = _subject(label, ctx.companies)
-            named = next((h for h in reversed(metric_heads[1:c + 1]) if h), None)
+            # The quantity a column names, or for a change or share column the one to its left.
+            named = metric_heads[c] if c < len(metric_heads) and metric_heads[c] else next(
+                (h for h in reversed(metric_heads[1:c]) if h), None) if (_GROWTH_HEAD.search(head) or
+                                                                       _SHARE_HEADER.search(head)) else None
             if by_column and named:
                 # The column names the quantity ("Gross margin %" beside "Products" is the Products margin);
                 # a change column is the change of the quantity to its left.

@@ -260,7 +260,9 @@ _CHANGE_HEADER = re.compile(
     r"\bchange\b|\bvs\.?(?=\s|$)|\bversus\b|\bgrowth\b|\bincrease\b|year[- ]over[- ]year|\by/y\b|\byoy\b", re.I)
 _SEQUENTIAL = re.compile(r"quarter[- ]over[- ]quarter|\bsequential|\bq/q\b|\bqoq\b|month[- ]over[- ]month", re.I)
 _CURRENCY_NEUTRAL = re.compile(
-    r"constant[- ]currenc|excluding (?:foreign )?(?:currency|exchange)|fx[- ]neutral|currency[- ]neutral", re.I)
+    r"constant[- ]currenc|excluding (?:foreign )?(?:currency|exchange)|fx[- ]neutral|currency[- ]neutral"
+    # Oracle's stacked header "Percent Change | Actual | Constant" loses "Currency" to the next line.
+    r"|\bchange\b.*\bconstant\b", re.I)
 _GROWTH_ROW = re.compile(
     r"^(?P<q1>.*?)\b(?:change|growth|increase)\s+in\s+(?P<m1>.+)$|^(?P<m2>.+?)\s+(?:growth|change)(?:\s+rate)?$", re.I)
 _VERSUS = re.compile(r"\s(?:vs\.?|versus|compared (?:to|with))\s", re.I)
@@ -487,7 +489,8 @@ def table_facts(
                 continue
             header = " ".join(col.header)
             text = cell.text
-            basis = stated or "GAAP"
+            # "GAAP Q4 FY25 | Non-GAAP Q4 FY25", "% change in constant currency": a column may state the basis.
+            basis = stated or basis_from_text(header) or "GAAP"
             dims: dict[str, str] = {}
             period, period_start, period_end = col.period, col.period_start, col.period_end
             if reg is not None and reg.instant and period_start is not None:

@@ -575,3 +575,13 @@ def test_a_parenthesis_after_a_named_figure_holds_its_changes(title, line, want)
 def test_a_year_in_parentheses_after_a_figure_dates_it(title, line, period) -> None:
     (claim,) = extract_claims(_deck((title, [line]))).claims
     assert claim.period == period
+
+
+@pytest.mark.parametrize(("header", "rows"), [
+    (["$ in millions, except per share", "4Q25", "3Q25"], [["Revenue", "$39,331", "$35,082"],
+                                                         ["Gross margin (1)", "73.5%", "74.6%"]]),
+    (["$ millions", "FY2024", "FY2023"], [["Net sales", "$391,035", "$383,285"], ["Operating margin", "31.5%", "29.8%"]]),
+])
+def test_a_row_naming_its_own_quantity_is_not_read_as_part_of_the_row_above(header, rows) -> None:
+    claims = extract_claims(_deck(("Results", [], [header, *rows]))).claims
+    assert {c.basis for c in claims if c.unit == "percent"} == {"GAAP"}

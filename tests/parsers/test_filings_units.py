@@ -557,3 +557,25 @@ def test_an_amount_per_unit_is_printed_in_whole_currency_whatever_the_tables_sca
     <tr><td>{label}</td><td>$ {printed}</td><td>$ 11.64</td></tr></table>"""
     facts = [f for f in _doc(body).facts if f.as_printed == printed]
     assert facts and all(f.value == value for f in facts)
+
+
+@pytest.mark.parametrize(("gaap_head", "other_head", "basis"), [
+    ("GAAP Q4 FY25", "Non-GAAP Q4 FY25", "non-GAAP"),
+    ("Reported 2024", "Adjusted 2024", "non-GAAP"),
+])
+def test_a_column_header_that_states_a_basis_gives_its_cells_that_basis(gaap_head, other_head, basis):
+    body = f"""<div><b>Fourth Quarter Summary</b></div><div>(in millions, except per share data)</div>
+    <table><tr><td></td><td>{gaap_head}</td><td>{other_head}</td></tr>
+    <tr><td>Gross margin</td><td>73.0%</td><td>73.5%</td></tr></table>"""
+    got = {(str(f.value), f.basis) for f in _doc(body).facts if f.metric == "gross_margin"}
+    assert ("73.0", "GAAP") in got and ("73.5", basis) in got and ("73.5", "GAAP") not in got
+
+
+@pytest.mark.parametrize("header", ["Percent Change Constant", "% Change in Constant Currency"])
+def test_a_constant_currency_change_column_is_that_basis_even_when_its_header_is_cut(header):
+    body = f"""<div><b>Total Revenues</b></div><div>($ in millions)</div>
+    <table><tr><td></td><td>Three Months Ended August 31, 2024</td><td>Three Months Ended August 31, 2023</td>
+    <td>Percent Change Actual</td><td>{header}</td></tr>
+    <tr><td>Total revenues</td><td>$ 13,307</td><td>$ 12,453</td><td>7%</td><td>8%</td></tr></table>"""
+    got = {(str(f.value), f.basis) for f in _doc(body).facts if f.metric == "growth:revenue"}
+    assert ("8", "constant-currency") in got and ("8", "GAAP") not in got
