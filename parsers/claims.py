@@ -540,14 +540,15 @@ _TO_DATE = re.compile(r"\byear[\s-]+to[\s-]+date\b|\bytd\b", re.I)
 _TO_DATE_PART = {2: "H1", 3: "9M"}
 
 
-def _part_named(text: str, masked: str, stated: str | None) -> str | None:
+def _part_named(text: str, masked: str, *periods: str | None) -> str | None:
     """The part of a year a sentence names without its year: "the fiscal third quarter", "the six
-    months", a retailer's "39 weeks" (nine months), or "year-to-date" through the stated quarter."""
+    months", a retailer's "39 weeks" (nine months), or "year-to-date" through the quarter its period
+    or its slide's names."""
     if part := bare_part(masked):
         return part
     if m := _WEEKS.search(text):
         return "H1" if m.group(1) == "26" else "9M"
-    quarter = re.match(r"Q([1-4]) FY\d{4}$", stated or "")
+    quarter = next((q for p in periods if (q := re.match(r"Q([1-4]) FY\d{4}$", p or ""))), None)
     if quarter and _TO_DATE.search(text):
         return _TO_DATE_PART.get(int(quarter.group(1)))
     return None
@@ -855,7 +856,8 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         if i in ranged:
             bound = ranged[i]
         stated = _stated("the claim's words", clause, masked_clause) or block_period or slide_period or ctx.deck_period
-        own_part = _part_named(text, _mask(_mask_figures(text, figs)), stated.period if stated else None)
+        own_part = _part_named(text, _mask(_mask_figures(text, figs)), stated.period if stated else None,
+                               slide_period.period if slide_period else None)
         if stated is not None and (part := own_part or lent_part) and (year := _year_for_part(stated.period, part)):
             # "In its fiscal third quarter, ... $94.0 billion" on a fiscal-2025 slide is Q3 FY2025; "the
             # six months" on a second-quarter slide are the half that quarter closes.
