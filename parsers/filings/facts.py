@@ -112,8 +112,10 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
             # "EPS (diluted US cents)", "Diluted earnings per share attributable to Amcor": a per-share
             # figure's unit and its owner are no part of its name (an EPS is always the parent's).
             loose = _PER_SHARE_OWNER.sub(" ", _CENTS_WORDS.sub(" ", loose)).strip(" ,")
+            # "Earnings (loss) per share": the sign a figure may take, no part of the quantity's name.
+            loose = re.sub(r"\s+\(?loss(?:es)?\)?(?=\s+per\b)", "", loose)
             loose = re.sub(r"\bper\s+(?:common|ordinary)\s+share\b", "per share", loose).replace(" - ", " ")
-            loose = re.sub(r"^(eps|earnings per share),?\s+(basic|diluted)$", r"\2 \1",
+            loose = re.sub(r"^(eps|earnings per share|(?:net )?income per share),?\s+(basic|diluted)$", r"\2 \1",
                            " ".join(loose.split()).replace(" ,", ","))
         if loose:
             # "GAAP research and development expense": the line, its basis kept apart.

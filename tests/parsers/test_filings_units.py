@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from parsers.filings import ixbrl_agreement, parse_filing, sniff
+from parsers.filings.facts import row_metric
 from parsers.model import ParsedDocument, ParseFailure
 
 
@@ -579,3 +580,12 @@ def test_a_constant_currency_change_column_is_that_basis_even_when_its_header_is
     <tr><td>Total revenues</td><td>$ 13,307</td><td>$ 12,453</td><td>7%</td><td>8%</td></tr></table>"""
     got = {(str(f.value), f.basis) for f in _doc(body).facts if f.metric == "growth:revenue"}
     assert ("8", "constant-currency") in got and ("8", "GAAP") not in got
+
+
+@pytest.mark.parametrize(("label", "metric"), [
+    ("Earnings (loss) per share attributable to Intel—diluted", "eps_diluted"),
+    ("Income (loss) per share - diluted", "eps_diluted"),
+    ("Net income (loss) per share - basic", "eps_basic"),
+])
+def test_a_per_share_row_that_allows_a_loss_is_earnings_per_share(label: str, metric: str):
+    assert row_metric(label)[0] == metric
