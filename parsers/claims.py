@@ -29,6 +29,7 @@ from parsers.figures import normalise_text as _norm
 from parsers.figures import ranges as _ranges
 from parsers.numbers import Printed, parse_printed
 from parsers.periods import MONTHS, bare_part, period_from_text
+from parsers.quantities import is_label
 
 __all__ = [
     "Proposal",
@@ -781,13 +782,24 @@ def _sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE.split(text) if s.strip()]
 
 
+_OF_WHICH = re.compile(r"^\W*of which\s+", re.I)
+
+
 def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stated | None, slide_entity: str | None,
-                  start: int) -> tuple[list[Claim], list[Discard]]:
+                  start: int, above: Claim | None = None) -> tuple[list[Claim], list[Discard]]:
     """A bullet's or a paragraph's claims, sentence by sentence: each figure takes its sentence's subject,
-    and the paragraph lends its company and period to sentences that name none ("Its operating margin...")."""
+    and the paragraph lends its company and period to sentences that name none ("Its operating margin...").
+    ``above`` is the claim printed just before the block, which an "of which ..." line is part of."""
     sentences = _sentences(block.text)
     if len(sentences) <= 1:
-        return _text_claims(block.text, block, slide, ctx, slide_period, slide_entity, None, start)
+        part = None
+        if above is not None and above.metric and not is_label(above.metric) and (m := _OF_WHICH.match(block.text)):
+            # "Data Center $41.1bn" then "of which networking $7.3bn": networking's share of the same quantity.
+            words = _label_words(_mask(_mask_figures(block.text[m.end():], _figures(block.text[m.end():]))))
+            words = " ".join(w for w in words.split() if w not in _GENERIC)
+            if words:
+                part = _Subject(metric=above.metric, label=f"{words} {by_id(above.metric).names[0]}", segment=words)
+        return _text_claims(block.text, block, slide, ctx, slide_period, slide_entity, None, start, None, part)
     paragraph_entity = _entity_in(block.text, ctx.companies) or slide_entity
     # A period a sentence states holds for the sentences after it, never for those before: in
     # "Third-quarter net sales were $19.8 billion. First-quarter fiscal 2026 net sales were ...", the
@@ -1032,7 +1044,8 @@ def extract_claims(deck: Deck) -> ParsedDeck:
         page_claims: list[Claim] = []
         running = slide_period
         for block in slide.blocks:
-            got, why = _block_claims(block, slide, ctx, running, slide_entity, len(page_claims))
+            above = next((c for c in reversed(page_claims) if not _OF_WHICH.match(c.text)), None)
+            got, why = _block_claims(block, slide, ctx, running, slide_entity, len(page_claims), above)
             page_claims += got
             discards += why
             if slide_period is None and got and (own := _stated(f"the period stated above it on slide {slide.page}, in",

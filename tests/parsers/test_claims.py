@@ -587,3 +587,15 @@ def test_a_year_in_parentheses_after_a_figure_dates_it(title, line, period) -> N
 def test_a_row_naming_its_own_quantity_is_not_read_as_part_of_the_row_above(header, rows) -> None:
     claims = extract_claims(_deck(("Results", [], [header, *rows]))).claims
     assert {c.basis for c in claims if c.unit == "percent"} == {"GAAP"}
+
+
+@pytest.mark.parametrize(("title", "lines", "segment", "metric"), [
+    ("NVDA Q2 FY26 tear sheet", ["Data Center revenue $41.1bn (+56% y/y)", "- of which networking $7.3bn (+89% y/y)"],
+     "segment:networking", "revenue"),
+    ("Apple Q3 FY25 tear sheet", ["Services net sales $27.4bn", "of which advertising $3.1bn"],
+     "segment:advertising", "services_revenue"),
+])
+def test_an_of_which_line_is_a_part_of_the_quantity_above_it(title, lines, segment, metric) -> None:
+    claims = extract_claims(_deck((title, lines))).claims
+    part = [c for c in claims if c.text == lines[1]]
+    assert part and all((c.metric, c.basis) == (metric, segment) for c in part)
