@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
@@ -215,6 +216,19 @@ def amount_of_margin(metric: str, row: Row, table: Table) -> str | None:
         table.scale > 0 and not _PERCENT_CAPTION.search(table.scale_source)
         and any("$" in marks.get(c.column, ()) for c in cells))
     return reg.ratio_of[0] if money else None
+
+
+def _unsure_basis_columns(table: Table) -> set[int]:
+    """Columns whose basis the table leaves open: where headers print "GAAP" and "Non-GAAP" over groups
+    of periods, a column that names neither and whose period another column also has may be either
+    (a PDF sets a spanning "Non-GAAP" over one column of its group, as Intel's summary shows)."""
+    headers = [" ".join(c.header) for c in table.columns]
+    if not (any(_NON_GAAP_GROUP.search(h) for h in headers) and any(re.search(r"(?<!non-)(?<!non )\bgaap\b", h, re.I)
+                                                                    for h in headers)):
+        return set()
+    periods = Counter(c.period for c in table.columns if c.period)
+    return {i for i, (c, h) in enumerate(zip(table.columns, headers))
+            if c.period and periods[c.period] > 1 and not re.search(r"\bgaap\b|\badjusted\b", h, re.I)}
 
 
 def make_table(
@@ -453,6 +467,7 @@ def table_facts(
         for cell in row.cells:
             marks.setdefault(cell.column, set()).update(ch for ch in "%$" if ch in cell.text)
     percent_columns = {c for c, seen in marks.items() if seen == {"%"}}
+    unsure = _unsure_basis_columns(table)
     for ri, row in enumerate(table.rows):
         if not row.cells:
             continue
@@ -491,6 +506,8 @@ def table_facts(
                 continue
             header = " ".join(col.header)
             text = cell.text
+            if stated is None and cell.column in unsure:
+                continue
             # "GAAP Q4 FY25 | Non-GAAP Q4 FY25", "% change in constant currency": a column may state the basis.
             basis = stated or basis_from_text(header) or "GAAP"
             dims: dict[str, str] = {}

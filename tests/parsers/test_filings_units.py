@@ -589,3 +589,16 @@ def test_a_constant_currency_change_column_is_that_basis_even_when_its_header_is
 ])
 def test_a_per_share_row_that_allows_a_loss_is_earnings_per_share(label: str, metric: str):
     assert row_metric(label)[0] == metric
+
+
+@pytest.mark.parametrize(("heads", "values"), [
+    (["GAAP Q1 2023", "Q1 2022", "Q1 2023", "Non-GAAP Q1 2022"], ["(0.66)", "1.98", "(0.04)", "0.87"]),
+    (["Q1 2023", "GAAP Q1 2022", "Q1 2023", "Non-GAAP Q1 2022"], ["34.2", "50.4", "38.4", "53.1"]),
+])
+def test_a_column_whose_gaap_or_non_gaap_heading_was_lost_gives_no_fact(heads, values):
+    cells = "".join(f"<td>{h}</td>" for h in heads)
+    row = "".join(f"<td>{v}</td>" for v in values)
+    body = f"""<div><b>News Summary</b></div><table><tr><td></td>{cells}</tr>
+    <tr><td>Earnings per share</td>{row}</tr></table>"""
+    q1_2023 = {f.as_printed for f in _doc(body).facts if f.period == "Q1 FY2023" and f.basis == "GAAP"}
+    assert values[2] not in q1_2023
