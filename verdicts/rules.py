@@ -970,10 +970,11 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"{_fmt(primary.value, run.dim)} ({_where(primary)}) but {_fmt(weaker.value, run.dim)} "
                            f"({_where(weaker)}), which matches {printed}.",
                            cited=[*primary.inputs, *((f, "other-basis") for f, _ in weaker.inputs)])
-        if primary.how == "computed" and run.q.kind == "growth" and not run.scale_shift \
+        if primary.how == "computed" and run.q.kind in ("growth", "margin", "share") and not run.scale_shift \
                 and abs(primary.value - run.claimed) <= 2 * run.tol:
-            # "Up 1.3%" against 94,943 / 93,775 - 1 = 1.25%: within one printed unit, the company's own
-            # rounding (or its unrounded figures) may give the claim's figure; the room prints no rate to say.
+            # "Up 1.3%" against 94,943 / 93,775 - 1 = 1.25%, "10% of revenue" against 10.50%: within one
+            # printed unit, the company's own rounding (or its unrounded figures) may give the claim's
+            # figure; the room prints no rate to say.
             return _decide(run, "basis", "no-evidence",
                            f"{run.entity} {subject} for {run.period} computes to {_fmt(primary.value, run.dim)} "
                            f"({primary.arithmetic}, {primary.inputs[0][0].document}), within one printed unit of "

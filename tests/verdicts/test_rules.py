@@ -513,3 +513,14 @@ def test_a_label_lines_growth_computed_from_the_same_line_in_other_words_is_the_
     growth = claim(printed, f"label:{claimed}", "FY2024", kind="growth", label=claimed, comparison="FY2023")
     room = ev(ROOM, fact(f"label:{line}", "FY2024", now), fact(f"label:{line}", "FY2023", then))
     assert verify(growth, room).verdict == "supported"
+
+
+@pytest.mark.parametrize(("printed", "num", "den", "verdict"), [
+    ("10%", "38,377", "365,361", "no-evidence"),   # 10.50%: within one printed unit
+    ("31.6%", "123,216", "391,035", "no-evidence"),  # 31.51%
+    ("35.0%", "123,216", "391,035", "contradicted"),
+])
+def test_a_computed_share_within_one_printed_unit_of_the_claim_is_not_a_contradiction(printed, num, den, verdict):
+    share = claim(printed, "operating_margin", "FY2024", kind="margin")
+    room = ev(ROOM, fact("operating_income", "FY2024", num), fact("revenue", "FY2024", den))
+    assert verify(share, room).verdict == verdict
