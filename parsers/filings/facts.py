@@ -107,6 +107,8 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
     if metric is None:
         loose = _QUALIFIERS.sub("", normalise_label(label)).strip(" ,")
         loose = re.sub(r"^(?:add|less|plus)[:\s]+", "", loose)
+        # "SALES, Net of returns and allowances": what a line is net of is no part of its name.
+        loose = re.sub(r",?\s+net of (?:sales )?(?:returns|discounts|allowances|rebates)(?:[\w ,&]*)$", "", loose)
         # "Paid memberships at end of period": a count as at the column's date.
         loose = re.sub(r"\s+(?:at|as of)\s+(?:the\s+)?end\s+of\s+(?:the\s+)?(?:period|year|quarter)$", "", loose)
         if loose and _PER_SHARE.search(loose):

@@ -602,3 +602,8 @@ def test_a_column_whose_gaap_or_non_gaap_heading_was_lost_gives_no_fact(heads, v
     <tr><td>Earnings per share</td>{row}</tr></table>"""
     q1_2023 = {f.as_printed for f in _doc(body).facts if f.period == "Q1 FY2023" and f.basis == "GAAP"}
     assert values[2] not in q1_2023
+
+
+@pytest.mark.parametrize("label", ["SALES, Net of returns and allowances", "Revenues, net of discounts and allowances"])
+def test_what_a_sales_line_is_net_of_is_no_part_of_its_name(label: str):
+    assert row_metric(label)[0] == "revenue"
