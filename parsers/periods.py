@@ -174,10 +174,13 @@ _HALF = re.compile(
 # "its fiscal 2024 fourth quarter": the year comes before the quarter.
 _FISCAL_Q = re.compile(r"\bfiscal\s+(?:year\s+)?'?(\d{4}|\d{2})\s+(first|second|third|fourth)\s+quarter\b", re.I)
 _ENDED = re.compile(
-    r"(three|six|nine|twelve|3|6|9|12)?[\s-]*(?:months?|years?|weeks?|(quarters?))?\s*(?:ended|ending)\s+"
+    r"(three|six|nine|twelve|3|6|9|12|13|26|39|52|53)?[\s-]*(?:months?|years?|(weeks?)|(quarters?))?\s*"
+    # "the 39-week fiscal period ended November 2, 2024", "the 13-week fiscal quarter ended ...".
+    r"(?:fiscal\s+)?(?:(quarter)|period|year)?\s*(?:ended|ending)\s+"
     r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})",
     re.I,
 )
+_WEEKS_MONTHS = {"13": 3, "26": 6, "39": 9, "52": 12, "53": 12}
 _ENDING = re.compile(r"end(?:ed|ing)", re.I)
 _YEAR = re.compile(r"(?<![\d$.,])(20\d{2}|19\d{2})(?!\d|[.,]\d|%)")  # "In 2024, we..." is a year
 
@@ -218,10 +221,14 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
         half = int(m.group(1) or m.group(2) or (1 if (m.group(3) or "").lower() == "first" else 2))
         return f"H{half} FY{year}"
     m = _ended(text)
-    if m and m.group(3).lower() in MONTHS:
-        end = date(int(m.group(5)), MONTHS[m.group(3).lower()], int(m.group(4)))
+    if m and m.group(5).lower() in MONTHS:
+        end = date(int(m.group(7)), MONTHS[m.group(5).lower()], int(m.group(6)))
         span = (m.group(1) or "").lower()
-        months = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9}.get(span, 3 if m.group(2) else 12)
+        if m.group(2) and span in _WEEKS_MONTHS:
+            months = _WEEKS_MONTHS[span]  # a retailer's 39 weeks are nine months
+        else:
+            months = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9}.get(
+                span, 3 if m.group(3) or m.group(4) else 12)
         if months == 12:
             return f"FY{fiscal_year_of(end, fye)}"
         start = end - timedelta(days=int(months * 30.44) - 1)

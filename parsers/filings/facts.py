@@ -626,7 +626,7 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
     money = _MONEY_SIGN.search(text) is not None
     counted = _COUNTED.search(text) is not None
     heads = _HEAD_COUNT_WORD.search(text) is not None
-    rates = "%" in text and _GROWTH_VERB.search(text) is not None
+    rates = ("%" in text or "percent" in text) and _GROWTH_VERB.search(text) is not None
     if not (cues or money or counted or heads or rates):
         return out  # no figure below could be read: most of a filing's sentences, skipped before their period
     # A sentence that names no period speaks for its heading ("Full Fiscal 2025 Financial Highlights");
@@ -780,6 +780,8 @@ _COUNT_BEFORE = re.compile(
 _GROWTH_VERB = re.compile(r"\b(?:increased|grew|rose|declined|decreased|fell)\b", re.I)
 _GROWTH_SENTENCE = re.compile(
     r"(?:^|[.;:,]\s+|\b(?:and|while|with)\s+)(?P<name>[A-Za-z][A-Za-z&\- ]{1,50}?)\s+(?:\([^()]{0,120}\)\s+)?"
+    # "Comparable store net sales for the 13-week period ended November 2, 2024 decreased 0.7 percent".
+    r"(?:for the [\w ,-]{0,80}?\bended\s+[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4}\s+)?"
     r"(?P<verb>increased|grew|rose|declined|decreased|fell)\s+(?:by\s+)?(?:approximately\s+|about\s+)?"
     r"(?P<fig>\d{1,3}(?:\.\d+)?)\s?(?:%|percent\b)(?!\s*(?:points?|pts))", re.I)
 _GROWTH_DROP = re.compile(r"\b(?:organic|constant[- ]currency|reported|total|our|the|gaap)\b", re.I)

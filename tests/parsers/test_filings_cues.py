@@ -9,6 +9,7 @@ import pytest
 from parsers.filings import parse_filing
 from parsers.filings.assemble import form_from, fye_hint, guess_entity, headline_quarter_hint, infer_fye
 from parsers.model import ParsedDocument
+from parsers.periods import period_from_text
 
 
 def _parse(data: bytes, name: str) -> ParsedDocument:
@@ -88,8 +89,6 @@ def test_tables_inside_inline_wrappers_are_still_tables():
 
 
 def test_fiscal_year_before_quarter_names_the_quarter():
-    from parsers.periods import period_from_text
-
     assert period_from_text("results for its fiscal 2024 fourth quarter ended May 31, 2024") == "Q4 FY2024"
     assert period_from_text("results for its fiscal 2025 second quarter ended July 26, 2024") == "Q2 FY2025"
     assert period_from_text("for the quarter ended October 31, 2024", (1, 31)) == "Q3 FY2025"
@@ -390,3 +389,22 @@ def test_a_new_clause_after_a_comparison_states_its_own_figure():
 ])
 def test_a_release_headline_naming_its_quarter_places_the_year_end(lines, fye):
     assert headline_quarter_hint(lines) == fye
+
+
+@pytest.mark.parametrize(("text", "fye", "period"), [
+    ("Net sales for the 39-week fiscal period ended November 2, 2024 decreased 4.6 percent", (1, 31), "9M FY2025"),
+    ("Comparable sales for the 26-week period ended August 3, 2024 rose 2.1%", (2, 1), "H1 FY2025"),
+    ("Net sales for the 13-week fiscal quarter ended November 2, 2024 decreased 3.2 percent", (1, 31), "Q3 FY2025"),
+])
+def test_a_retailers_weeks_name_the_part_of_the_year_they_cover(text, fye, period):
+    assert period_from_text(text, fye) == period
+
+
+@pytest.mark.parametrize(("body", "metric", "value"), [
+    ("<p>Net sales for the 13-week fiscal quarter ended November 2, 2024 decreased 3.2 percent to $293.6 million.</p>",
+     "growth:revenue", "-3.2"),
+    ("<p>Comparable store net sales for the 13-week fiscal quarter ended November 2, 2024 decreased 0.7 percent.</p>",
+     "comparable_sales", "-0.7"),
+])
+def test_a_rate_stated_in_percent_as_a_word_is_read(body, metric, value):
+    assert value in {str(f.value) for f in _text_facts(body, metric)}
