@@ -560,7 +560,7 @@ def _period_order(period: str) -> tuple[int, str]:
     return _year_of(period) or 0, period
 
 
-def _year_for_part(period: str, part: str) -> str | None:
+def _fiscal_year_of(period: str) -> str | None:
     """The fiscal year of a stated period, which a part of a year a sentence names ("Q3", "the six
     months") takes: "second-quarter revenue" on a first-half slide is that year's second quarter."""
     m = re.search(r"\bFY\d{4}$", period)
@@ -785,6 +785,18 @@ def _sentences(text: str) -> list[str]:
 _OF_WHICH = re.compile(r"^\W*of which\s+", re.I)
 
 
+def _of_which(text: str, above: Claim | None) -> _Subject | None:
+    """"Data Center $41.1bn" then "of which networking $7.3bn": networking's part of the same quantity."""
+    m = _OF_WHICH.match(text)
+    if m is None or above is None or not above.metric or is_label(above.metric):
+        return None
+    rest = text[m.end():]
+    words = " ".join(w for w in _label_words(_mask(_mask_figures(rest, _figures(rest)))).split() if w not in _GENERIC)
+    if not words:
+        return None
+    return _Subject(metric=above.metric, label=f"{words} {by_id(above.metric).names[0]}", segment=words)
+
+
 def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stated | None, slide_entity: str | None,
                   start: int, above: Claim | None = None) -> tuple[list[Claim], list[Discard]]:
     """A bullet's or a paragraph's claims, sentence by sentence: each figure takes its sentence's subject,
@@ -792,14 +804,8 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stat
     ``above`` is the claim printed just before the block, which an "of which ..." line is part of."""
     sentences = _sentences(block.text)
     if len(sentences) <= 1:
-        part = None
-        if above is not None and above.metric and not is_label(above.metric) and (m := _OF_WHICH.match(block.text)):
-            # "Data Center $41.1bn" then "of which networking $7.3bn": networking's share of the same quantity.
-            words = _label_words(_mask(_mask_figures(block.text[m.end():], _figures(block.text[m.end():]))))
-            words = " ".join(w for w in words.split() if w not in _GENERIC)
-            if words:
-                part = _Subject(metric=above.metric, label=f"{words} {by_id(above.metric).names[0]}", segment=words)
-        return _text_claims(block.text, block, slide, ctx, slide_period, slide_entity, None, start, None, part)
+        return _text_claims(block.text, block, slide, ctx, slide_period, slide_entity, None, start, None,
+                            _of_which(block.text, above))
     paragraph_entity = _entity_in(block.text, ctx.companies) or slide_entity
     # A period a sentence states holds for the sentences after it, never for those before: in
     # "Third-quarter net sales were $19.8 billion. First-quarter fiscal 2026 net sales were ...", the
@@ -870,7 +876,7 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         stated = _stated("the claim's words", clause, masked_clause) or block_period or slide_period or ctx.deck_period
         own_part = _part_named(text, _mask(_mask_figures(text, figs)), stated.period if stated else None,
                                slide_period.period if slide_period else None)
-        if stated is not None and (part := own_part or lent_part) and (year := _year_for_part(stated.period, part)):
+        if stated is not None and (part := own_part or lent_part) and (year := _fiscal_year_of(stated.period)):
             # "In its fiscal third quarter, ... $94.0 billion" on a fiscal-2025 slide is Q3 FY2025; "the
             # six months" on a second-quarter slide are the half that quarter closes.
             named = "its sentence" if own_part else "an earlier sentence of its paragraph"
@@ -975,10 +981,7 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 continue
             p = figs[0]
             subject = _subject(label, ctx.companies)
-            # The quantity a column names, or for a change or share column the one to its left.
-            named = metric_heads[c] if c < len(metric_heads) and metric_heads[c] else next(
-                (h for h in reversed(metric_heads[1:c]) if h), None) if (_GROWTH_HEAD.search(head) or
-                                                                       _SHARE_HEADER.search(head)) else None
+            named = _column_quantity(metric_heads, c, head)
             if by_column and named:
                 # The column names the quantity ("Gross margin %" beside "Products" is the Products margin);
                 # a change column is the change of the quantity to its left.
@@ -1018,6 +1021,16 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 if c < len(grid[0]) else "", slide_basis=slide_basis,
             ))
     return claims, discards
+
+
+def _column_quantity(metric_heads: list[str | None], c: int, head: str) -> str | None:
+    """The header naming column ``c``'s quantity: its own, or for a change or share column the nearest
+    one to its left ("Revenue | Y/Y growth")."""
+    if c < len(metric_heads) and metric_heads[c]:
+        return metric_heads[c]
+    if _GROWTH_HEAD.search(head) or _SHARE_HEADER.search(head):
+        return next((h for h in reversed(metric_heads[1:c]) if h), None)
+    return None
 
 
 def _body_size(deck: Deck) -> float | None:

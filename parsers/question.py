@@ -37,21 +37,27 @@ class Question(msgspec.Struct, frozen=True):
     part: str | None = None
     """For a share of a named slice ("Data Center accounted for 78% of revenue"): the slice's words, read
     as a segment of the denominator as well as a quantity of its own."""
+    rates: tuple[str, ...] = ()
+    """For a growth: rates the room prints that are this quantity's growth on another basis (comparable
+    sales for revenue): a match is another basis."""
 
     def needed(self) -> set[str]:
         """Every metric id whose facts the rules may read for this question."""
         out = set(self.printed) | set(self.alternates) | {self.metric}
         out |= {x for x in (self.num, self.den) if x}
         if self.kind == "growth":
-            out |= {growth_metric(a) for a in self.alternates}
-            if self.metric == "revenue":
-                out.add("comparable_sales")  # sales growth on the comparable-store basis
+            out |= {growth_metric(a) for a in self.alternates} | set(self.rates)
         return out
 
 
 # The slice of revenue a revenue line is, in the words a filing's segment or product member uses.
 _SLICE_OF = {"services_revenue": "services", "product_revenue": "products", "subscription_revenue": "subscription",
              "cloud_revenue": "cloud"}
+
+
+# Rates that are a quantity's growth measured another way: comparable (same-store) sales are sales growth
+# from stores open a year and more.
+_GROWTH_RATES = {"revenue": ("comparable_sales",)}
 
 
 def question(claim: Claim) -> Question:
@@ -65,7 +71,7 @@ def question(claim: Claim) -> Question:
         # "Operating margin expanded 120 bps": this year's margin less last year's, in points.
         return Question("change", m, (growth_metric(m),), num=reg.ratio_of[0], den=reg.ratio_of[1])
     if claim.kind == "growth":
-        return Question("growth", m, (growth_metric(m),), alternates(m))
+        return Question("growth", m, (growth_metric(m),), alternates(m), rates=_GROWTH_RATES.get(m, ()))
     if claim.kind == "share":
         whole = claim.denominator or "revenue"
         part = label_text(m) if is_label(m) else None

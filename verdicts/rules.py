@@ -414,10 +414,8 @@ def _uses(q: Question, metric: str) -> tuple[str, ...]:
     if q.kind == "value" and any(_same_metric(metric, a) for a in q.alternates):
         uses.append("alternate")
     if q.kind == "growth":
-        if any(_same_metric(metric, growth_metric(a)) for a in q.alternates) or (
-                metric == "comparable_sales" and q.metric == "revenue"):
-            # Comparable sales are a growth rate of sales on another basis (stores open a year and more):
-            # "net sales up 15.6%" that matches them is the comparable figure, not the reported one.
+        if any(_same_metric(metric, growth_metric(a)) for a in q.alternates) or metric in q.rates:
+            # "Net sales up 15.6%" that matches comparable sales is the comparable figure, not the reported one.
             uses.append("alternate")
         if any(_same_metric(metric, b) for b in (q.metric, *q.alternates)):
             uses.append("base")

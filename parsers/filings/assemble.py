@@ -305,6 +305,17 @@ _QUARTER_OF_YEAR = re.compile(
 _FISCAL_YEAR_ENDED = re.compile(r"\bfiscal\s+year\s+ended\s+([A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})", re.I)
 
 
+def _year_end_after(quarter: str, end: date) -> tuple[int, int]:
+    """The year end 3 months per remaining quarter after ``end``, the last day of the ``quarter``
+    ("first" .. "fourth") it closes."""
+    q = ("first", "second", "third", "fourth").index(quarter.lower()) + 1
+    month = (end.month + 3 * (4 - q) - 1) % 12 + 1
+    # A quarter that ends on its month's last day puts the year end on that month's last day too.
+    last = (date(2001 + (month == 12), month % 12 + 1, 1) - timedelta(days=1)).day
+    month_last = (date(end.year + (end.month == 12), end.month % 12 + 1, 1) - timedelta(days=1)).day
+    return month, last if end.day == month_last else min(end.day, last)
+
+
 def fye_hint(text: str) -> tuple[int, int] | None:
     """The year end a sentence implies: "fiscal year ended April 30, 2025" names it; "its fiscal 2024
     fourth quarter ended September 28, 2024" or "second quarter of fiscal 2025 ended October 31, 2024"
@@ -313,15 +324,7 @@ def fye_hint(text: str) -> tuple[int, int] | None:
     if m:
         ends = dates_in(m.group("date"))
         if ends:
-            q = ("first", "second", "third", "fourth").index((m.group("q1") or m.group("q2")).lower()) + 1
-            end = ends[0]
-            months = end.month + 3 * (4 - q)
-            month = (months - 1) % 12 + 1
-            # A quarter that ends on its month's last day puts the year end on that month's last day too.
-            last = (date(2001 + (month == 12), month % 12 + 1, 1) - timedelta(days=1)).day
-            month_last = (date(end.year + (end.month == 12), end.month % 12 + 1, 1) - timedelta(days=1)).day
-            day = last if end.day == month_last else min(end.day, last)
-            return month, day
+            return _year_end_after(m.group("q1") or m.group("q2"), ends[0])
     m = _FISCAL_YEAR_ENDED.search(text)
     if m:
         ends = dates_in(m.group(1))
@@ -341,9 +344,8 @@ def headline_quarter_hint(lines: list[str]) -> tuple[int, int] | None:
     quarterly release's columns print the quarter's end, never the year's."""
     named = next((m for line in lines[:12] if (m := _HEADLINE_QUARTER.search(line))), None)
     dated = _QUARTER_ENDED.search(" ".join(" ".join(lines).split()))  # a PDF breaks the phrase across lines
-    if named is None or dated is None:
-        return None
-    return fye_hint(f"{named.group(1)} quarter of fiscal 2000 ended {dated.group(1)}")
+    ends = dates_in(dated.group(1)) if dated else []
+    return _year_end_after(named.group(1), ends[0]) if named and ends else None
 
 
 _SHORT_SPAN = re.compile(r"\b(?:three|six|nine|3|6|9|12|13|16|24|26|28|36|39|40)\s+(?:months|weeks)\b|quarter", re.I)

@@ -225,12 +225,11 @@ def _unsure_basis_columns(table: Table) -> set[int]:
     of periods, a column that names neither and whose period another column also has may be either
     (a PDF sets a spanning "Non-GAAP" over one column of its group, as Intel's summary shows)."""
     headers = [" ".join(c.header) for c in table.columns]
-    if not (any(_NON_GAAP_GROUP.search(h) for h in headers) and any(re.search(r"(?<!non-)(?<!non )\bgaap\b", h, re.I)
-                                                                    for h in headers)):
+    if not (any(_NON_GAAP_GROUP.search(h) for h in headers) and any(states_gaap(h) for h in headers)):
         return set()
     periods = Counter(c.period for c in table.columns if c.period)
     return {i for i, (c, h) in enumerate(zip(table.columns, headers))
-            if c.period and periods[c.period] > 1 and not re.search(r"\bgaap\b|\badjusted\b", h, re.I)}
+            if c.period and periods[c.period] > 1 and not (states_gaap(h) or basis_from_text(h))}
 
 
 def make_table(
@@ -720,19 +719,22 @@ _NEW_CLAUSE = re.compile(r",\s+(?:and|while|but|whereas)\s+|;\s+", re.I)
 
 def _is_compared(text: str, start: int, end: int) -> bool:
     """Whether the figure at ``start`` is the one its sentence compares with, not the one it states."""
-    sentence_start = 0
-    for m in _SENTENCE_END.finditer(text, 0, start):
-        sentence_start = m.end()
     # "..., and operating (non-GAAP) EPS of $2.80 increased 15.2 percent": a new clause states anew.
-    before = _NEW_CLAUSE.split(text[sentence_start:start])[-1]
+    before = _NEW_CLAUSE.split(text[_sentence_start(text, start):start])[-1]
     return bool(_COMPARED.search(before)) or bool(_FROM_BEFORE.search(before) and _PRIOR_AFTER.search(text[end:]))
+
+
+def _sentence_start(text: str, at: int) -> int:
+    """Where the sentence holding offset ``at`` begins."""
+    start = 0
+    for m in _SENTENCE_END.finditer(text, 0, at):
+        start = m.end()
+    return start
 
 
 def _sentence_period(text: str, at: int, fye: FiscalYearEnd | None) -> str | None:
     """The period the figure's own sentence names: a paragraph often spans several years."""
-    start = 0
-    for m in _SENTENCE_END.finditer(text, 0, at):
-        start = m.end()
+    start = _sentence_start(text, at)
     end = _SENTENCE_END.search(text, at)
     sentence = _COMPARED.split(text[start: end.start() if end else len(text)], maxsplit=1)[0]
     if sentence.strip() == text.strip():
