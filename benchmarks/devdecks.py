@@ -7,6 +7,10 @@ matched to an extracted claim on the same page that carries the same number, one
 closest text first. Prints JSON: per deck the claims found against labelled, accuracy, the
 confusion matrix (label -> verdict), false supported, false contradicted, non-claims that leaked
 into claims, extracted claims nobody labelled, and each miss with the verifier's reason.
+
+``--whole-room`` verifies every deck against one room of every filing in ../shared/data instead:
+a deck's verdicts should not change because the room also holds other companies and other
+periods (a label of no-evidence for a period no document covered may then rightly be settled).
 """
 
 from __future__ import annotations
@@ -125,10 +129,15 @@ def deck_for(label_file: Path, deck: str) -> Path:
     return local if local.exists() else DATA / deck
 
 
-def run_deck(label_file: Path, work: Path, env: dict, timeout: int) -> tuple[dict, float]:
+def every_filing() -> list[str]:
+    return [p.relative_to(DATA).as_posix() for sub in ("filings", "filings_pdf", "press_releases")
+            for p in sorted((DATA / sub).rglob("*")) if p.is_file()]
+
+
+def run_deck(label_file: Path, work: Path, env: dict, timeout: int, whole_room: bool = False) -> tuple[dict, float]:
     label = json.loads(label_file.read_text())
-    room = work / "rooms" / label["name"]
-    for rel in label["room"]:
+    room = work / "rooms" / ("whole-room" if whole_room else label["name"])
+    for rel in every_filing() if whole_room else label["room"]:
         dst = room / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(DATA / rel, dst)
@@ -159,6 +168,8 @@ def group_of(label_file: Path) -> str:
 
 def main(argv: list[str]) -> int:
     timeout = int(os.environ.get("DEVDECKS_TIMEOUT", "900"))
+    whole_room = "--whole-room" in argv
+    argv = [a for a in argv if a != "--whole-room"]
     files = label_files(argv)
     if not files:
         print(json.dumps({"error": f"no label files match {argv}"}))
@@ -166,12 +177,12 @@ def main(argv: list[str]) -> int:
     work = Path(tempfile.mkdtemp(prefix="tm-devdecks-"))
     env = {**os.environ, "TICKMARK_HOME": str(work / "home"), "TICKMARK_ROOMS": str(work / "rooms")}
     env.pop("DATABASE_URL", None)
-    report: dict = {"decks": {}, "totals": {}}
+    report: dict = {"room": "every filing" if whole_room else "each label's room", "decks": {}, "totals": {}}
     try:
         for f in files:
             label = json.loads(f.read_text())
             try:
-                result, seconds = run_deck(f, work, env, timeout)
+                result, seconds = run_deck(f, work, env, timeout, whole_room)
             except subprocess.TimeoutExpired:
                 result, seconds = {"error": f"timed out after {timeout}s"}, float(timeout)
             part = score(label, result) if "error" not in result else {"labelled": len(label["claims"]), "error": result["error"]}
