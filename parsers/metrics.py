@@ -59,7 +59,7 @@ REGISTRY: tuple[Metric, ...] = (
     _M("sga", ("selling, general and administrative", "sg&a", "selling general and administrative"),
        ("SellingGeneralAndAdministrativeExpense",)),
     # Software and internet companies split SG&A in two; either line on its own is none of the others.
-    _M("sales_and_marketing", ("sales and marketing", "sales & marketing", "s&m", "selling and marketing"),
+    _M("sales_and_marketing", ("sales and marketing", "sales & marketing", "s&m", "selling and marketing", "marketing and sales"),
        ("SellingAndMarketingExpense",)),
     _M("general_and_administrative", ("general and administrative", "general & administrative", "g&a"),
        ("GeneralAndAdministrativeExpense",)),

@@ -322,6 +322,15 @@ def dates_in(text: str) -> list[date]:
     return out
 
 
+def _names_part_of_year(text: str) -> bool:
+    """Whether a header names a span shorter than a year ("three months", "13 weeks", "quarter")."""
+    m = _SPAN_LEAD.search(text)
+    if m:
+        n = _SPAN_WORDS.get(m.group(1).lower(), 0)
+        return 0 < n < 12
+    return bool(_QUARTER_WORD.search(text))
+
+
 def column_period(
     text: str, fye: FiscalYearEnd | None
 ) -> tuple[str, date | None, date | None] | None:
@@ -363,6 +372,8 @@ def column_period(
     label = period_from_text(text, fye)
     if label is None:
         return None
+    if label.startswith("FY") and _names_part_of_year(text):
+        return None  # "Three Months Ended 2024": a quarter, but not which; never the year
     m = re.fullmatch(r"(?:(Q[1-4]|H1|9M) )?FY(\d{4})", label)
     if not m:
         return label, None, None

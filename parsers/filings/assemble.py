@@ -600,12 +600,16 @@ def _dated(table: Table) -> bool:
 
 
 def main_periods(facts: list[Fact]) -> list[str]:
-    """Distinct fiscal labels of the document's statement facts, most reported first."""
-    counts: Counter[str] = Counter(
-        f.period for f in facts
-        if f.source.kind != "text" and not f.dimensions and not f.period.startswith(("6M", "20", "19"))
-    )
+    """Distinct fiscal labels of the document's statement facts, most reported first; of its sentences'
+    facts for a document that prints its figures in sentences alone (a newsroom release)."""
+    def counted(kinds: tuple[str, ...]) -> Counter[str]:
+        return Counter(f.period for f in facts if f.source.kind in kinds and not f.dimensions
+                       and not f.period.startswith(("6M", "20", "19")))
+
+    counts, least = counted(("table", "ixbrl", "xbrl")), 3
+    if not counts and not any(f.source.kind != "text" for f in facts):
+        counts, least = counted(("text",)), 1
     if not counts:
         return []
     top = counts.most_common(1)[0][1]
-    return [p for p, n in counts.most_common() if n >= max(3, top // 20)]
+    return [p for p, n in counts.most_common() if n >= max(least, top // 20)]

@@ -25,7 +25,15 @@ from parsers.metrics import (
 )
 from parsers.model import Cell, Column, Fact, FactSource, ParsedDocument, Row, Table
 from parsers.numbers import parse_printed
-from parsers.periods import FiscalYearEnd, bare_quarter, column_period, label_for_span, period_from_text, span_of_label
+from parsers.periods import (
+    FiscalYearEnd,
+    bare_quarter,
+    column_period,
+    dates_in,
+    label_for_span,
+    period_from_text,
+    span_of_label,
+)
 from parsers.quantities import growth_metric, is_label, share_metric
 
 __all__ = [
@@ -72,6 +80,9 @@ _RECONCILES = re.compile(r"reconcil|\bto\b", re.I)
 # "Domestic Segment Results", "International Segment Non-GAAP Results": the rows are that segment's.
 _SEGMENT_GROUP = re.compile(r"^(?:the\s+)?(?P<name>[a-z][a-z&' -]{1,40}?)\s+(?:segment|business|division)s?\b", re.I)
 _NOT_SEGMENT_NAME = re.compile(r"\b(?:by|per|of|all|other|total|reportable|operating|results?|information|data)\b", re.I)
+
+
+_BY_GROUP = re.compile(r"\b(?:revenues?|sales)\s+by\s+\w", re.I)
 
 
 def _group_basis(group: str) -> str | None:
@@ -137,6 +148,10 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
         # "Total revenues" under "Cloud and License Revenues" (Oracle's business tables) is that
         # business's revenue, not the company's.
         return metric, f"segment:{part[1]}"
+    if metric == "revenue" and _BY_GROUP.search(g) and not label.lower().startswith("total"):
+        # "Sales" under "Subscription and Support Revenue by the Company's service offerings" is one
+        # offering's revenue (Salesforce's Sales Cloud), not the company's.
+        return metric, f"segment:{normalise_label(label)}"
     if metric and g:
         gm = find_metric(group, exact=True)
         # A line under "Operating expenses:" is one of them; under another quantity's name it is a part
@@ -182,6 +197,8 @@ _CHANGE_ROW = re.compile(r"\bchanges? in\b|\bincreases?\b|\bdecreases?\b|\(incre
 _RATE_WORDS = re.compile(r"%|\bpercent|\brate\b|\bratio\b|\bbps\b|\bbasis points?\b|\bpoints?\b|\bpts\b", re.I)
 _PERCENT_CAPTION = re.compile(r"percent|%|ratios?\b|margins?\b", re.I)
 _MONEY_CELL = re.compile(r"[$€£¥]")
+# "Operating ratio (%)", "Effective tax rate, percent": a row that prints its unit in its name.
+_PERCENT_ROW = re.compile(r"%|\bpercent(?:age)?\b", re.I)
 
 
 def amount_of_margin(metric: str, row: Row, table: Table) -> str | None:
@@ -232,6 +249,90 @@ def _unsure_basis_columns(table: Table) -> set[int]:
             if c.period and periods[c.period] > 1 and not (states_gaap(h) or basis_from_text(h))}
 
 
+_BARE_YEAR = re.compile(r"\s*(?:19|20)\d{2}\s*(?:\(\w\))?\s*")
+_YEAR4 = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_MONTH_DAY = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I)
+_SPAN = re.compile(r"\b(?:months|weeks|quarters?|years?)\s+end(?:ed|ing)\b", re.I)
+_PARTS = (  # a header line naming a part of the year without its year, and the words that name it with one
+    (re.compile(r"\b(?:twelve|12)[\s-]+months|\bfull[\s-]+year\b|\b(?:fifty-two|52|fifty-three|53)[\s-]+weeks|"
+                r"\b(?:fiscal[\s-]+)?years?[\s-]+end(?:ed|ing)\b", re.I), "fiscal year"),
+    (re.compile(r"\b(?:nine|9)[\s-]+months|\b(?:thirty-nine|39|thirty-six|36|forty|40)[\s-]+weeks|\b9M\b", re.I), "9M"),
+    (re.compile(r"\b(?:six|6)[\s-]+months|\b(?:twenty-six|26|twenty-four|24|twenty-eight|28)[\s-]+weeks|"
+                r"\b(?:first|1st)[\s-]+half\b|\b1H\b|\bH1\b", re.I), "1H"),
+)
+_SOME_QUARTER = re.compile(r"\b(?:three|3)[\s-]+months|\b(?:thirteen|13|twelve|12|sixteen|16)[\s-]+weeks|"
+                           r"\bquarters?[\s-]+end", re.I)
+_QUARTER_NAMES = ("first quarter", "second quarter", "third quarter", "fourth quarter")
+
+
+def _banner_of(line: str) -> str | None:
+    """The words a header line that names a part of the year without its year puts before a year: "FIRST
+    QUARTER" -> "first quarter", "SIX MONTHS" -> "1H", "Three Months Ended April 30," -> itself; "" for
+    a quarter that does not say which ("Three Months Ended"). None for a line that prints a year (a
+    column's own header) or names no part."""
+    if _YEAR4.search(line):
+        return None
+    if _SPAN.search(line) and _MONTH_DAY.search(line):
+        return line.strip().rstrip(",")
+    if (q := bare_quarter(line)) is not None:
+        return _QUARTER_NAMES[q - 1]
+    for pattern, words in _PARTS:
+        if pattern.search(line):
+            return words
+    return "" if _SOME_QUARTER.search(line) else None
+
+
+def _banner_parts(headers: list[list[str]]) -> list[str | None]:
+    """For each column, the words a bare year column ("2023") takes from a banner printed in another
+    column's header (a PDF sets "SECOND QUARTER" or "Three Months Ended April 30," over "2023 | 2022"
+    wherever its layout puts it): None to read the column as it stands, "" when it gives no fact.
+
+    One banner applies to every bare year column. Several ("FOURTH QUARTER", "TWELVE MONTHS") apply in
+    their order when the bare year columns fall into as many runs of the same years; otherwise a bare
+    year is no period it can be trusted to be, and its column gives no fact."""
+    banners: list[str] = []
+    for header in headers:
+        for line in header:
+            words = _banner_of(line)
+            if words is not None and (not banners or banners[-1] != words):
+                banners.append(words)
+    bare = [i for i, h in enumerate(headers) if _BARE_YEAR.fullmatch(" ".join(h))]
+    out: list[str | None] = [None] * len(headers)
+    if not banners or not bare:
+        return out
+    if len(bare) % len(banners) == 0:
+        size = len(bare) // len(banners)
+        groups = [bare[k * size:(k + 1) * size] for k in range(len(banners))]
+        years = [[" ".join(headers[i]).strip() for i in g] for g in groups]
+        if all(y == years[0] for y in years):
+            for words, group in zip(banners, groups, strict=True):
+                for i in group:
+                    out[i] = words
+            return out
+    for i in bare:
+        out[i] = ""
+    return out
+
+
+def _year_banner(headers: list[list[str]]) -> str | None:
+    """The one year a table prints on a header line of its own ("2023" over "Q1 | Q2 | SIX MONTHS")."""
+    years = {line.strip() for h in headers for line in h if _BARE_YEAR.fullmatch(line)}
+    return years.pop() if len(years) == 1 else None
+
+
+def _part_with_year(text: str, year_banner: str | None) -> str:
+    """A header naming a part of the year and a year in another order than the period reader's ("2023
+    Q2 Amount"), or a part under the table's year banner ("Q1 Amount"), as "second quarter 2023"."""
+    if dates_in(text):
+        return text
+    years = set(_YEAR4.findall(text))
+    words = _banner_of(_YEAR4.sub(" ", text))
+    if not words or _MONTH_DAY.search(words):
+        return text
+    year = years.pop() if len(years) == 1 else year_banner if not years else None
+    return f"{words} {year}" if year else text
+
+
 def make_table(
     grid: Grid,
     table_id: str,
@@ -244,8 +345,10 @@ def make_table(
 ) -> Table:
     """A ``Table`` from a grid, with each column's period resolved against the fiscal year end."""
     columns = []
-    for header in grid.headers:
-        p = column_period(" ".join(header), fye)
+    year_banner = _year_banner(grid.headers)
+    for header, banner in zip(grid.headers, _banner_parts(grid.headers), strict=True):
+        joined = _part_with_year(" ".join(header), year_banner)
+        p = column_period(f"{banner} {joined}" if banner else joined, fye) if banner != "" else None
         columns.append(Column(header=header, period=p[0] if p else None,
                               period_start=p[1] if p else None, period_end=p[2] if p else None))
     rows = [
@@ -548,7 +651,7 @@ def table_facts(
                 unit, scale, currency = "percent", 0, None
             elif kind == "percent" or (kind is None and (text.endswith("%") or "%" in header or cell.column in percent_columns
                                                        or (reg is not None and reg.unit == "percent") or (
-                    _PCT_GROUP.search(row.group) and "$" not in text))):
+                    (_PCT_GROUP.search(row.group) or _PERCENT_ROW.search(row.label)) and "$" not in text))):
                 unit, scale, currency = "percent", 0, None
             elif kind == "pershare" or (kind is None and per_share):
                 # Amcor's "EPS (diluted US cents) 19.3" is $0.193 a share.
@@ -630,7 +733,7 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         return out  # no figure below could be read: most of a filing's sentences, skipped before their period
     # A sentence that names no period speaks for its heading ("Full Fiscal 2025 Financial Highlights");
     # the period of what it compares with ("compared to an increase of 37.9% in fiscal 2021") is not its own.
-    own = _COMPARED.split(text, maxsplit=1)[0]
+    own = _COMPARED_PERIOD.split(text, maxsplit=1)[0]
     period = period_from_text(own if len(own.strip()) > 15 else text, fye) or _heading_period(section_title, fye) \
         or default_period
     if period is None:
@@ -736,7 +839,7 @@ def _sentence_period(text: str, at: int, fye: FiscalYearEnd | None) -> str | Non
     """The period the figure's own sentence names: a paragraph often spans several years."""
     start = _sentence_start(text, at)
     end = _SENTENCE_END.search(text, at)
-    sentence = _COMPARED.split(text[start: end.start() if end else len(text)], maxsplit=1)[0]
+    sentence = _COMPARED_PERIOD.split(text[start: end.start() if end else len(text)], maxsplit=1)[0]
     if sentence.strip() == text.strip():
         return None
     return period_from_text(sentence, fye)
@@ -744,6 +847,9 @@ def _sentence_period(text: str, at: int, fye: FiscalYearEnd | None) -> str | Non
 
 # "..., an increase of $917 million compared to the year ended December 31, 2023": the comparison is not the period.
 _COMPARED = re.compile(r"\b(?:compared (?:to|with)|as compared|versus|vs\.?|from the (?:prior|previous|same))\b", re.I)
+# "Operating income of $9.7 billion increased 7% from 2023": the year compared with is not the period,
+# though a figure after it may be the sentence's own ("rose from 2023's level to $9.7 billion").
+_COMPARED_PERIOD = re.compile(_COMPARED.pattern + r"|\b(?:from|over)\s+(?:fiscal\s+)?(?=(?:19|20)\d{2}\b)", re.I)
 
 
 # "delivered approximately 2,700,000 vehicles": a count whose noun and verb name the metric.

@@ -262,6 +262,24 @@ def _restates_header(row: GridRow) -> bool:
 
 
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+_BARE_YEAR = re.compile(r"(?:19|20)\d{2}")
+
+
+def _figure_free(row: GridRow) -> bool:
+    """A row of words alone, under no label, a caption or a period's words: part of a header printed
+    over several rows."""
+    return bool(row.cells) and all(c.value is None for c in row.cells) and (
+        not row.label or row.label.startswith("(") or bool(_PERIOD_WORDS.search(row.label))
+        or any(_PERIOD_WORDS.search(c.text) for c in row.cells))
+
+
+def _restates_years(row: GridRow) -> bool:
+    """A body row of two or more bare years and words ("2023 | 2022 | Total | Operations"), with no
+    label: the column headers of the block below, restated."""
+    if row.label:
+        return False
+    years = [c for c in row.cells if _BARE_YEAR.fullmatch(c.text.strip())]
+    return len(years) >= 2 and all(c.value is None or c in years for c in row.cells)
 
 
 def split_stacked(grid: Grid) -> list[Grid]:
@@ -270,6 +288,22 @@ def split_stacked(grid: Grid) -> list[Grid]:
     this the year's figures were read under the quarter's header."""
     blocks = [Grid(grid.headers, [], grid.captions)]
     for row in grid.rows:
+        if _restates_years(row) and blocks[-1].rows:
+            # A header restated over several rows ("SECOND QUARTER", "Percent Change", then
+            # "2023 | 2022 | Total | ..."): the figure-free rows above the years are part of it.
+            run = [row]
+            while blocks[-1].rows and _figure_free(blocks[-1].rows[-1]):
+                run.insert(0, blocks[-1].rows.pop())
+            headers = [[] for _ in grid.headers]
+            for r in run:
+                for c in r.cells:
+                    if c.column < len(headers):
+                        headers[c.column].append(c.text)
+            if blocks[-1].rows:
+                blocks.append(Grid(headers, [], grid.captions))
+            else:
+                blocks[-1] = Grid([h + r for h, r in zip(grid.headers, headers, strict=True)], [], grid.captions)
+            continue
         if _restates_header(row) and blocks[-1].rows:
             headers: list[list[str]] = [[] for _ in grid.headers]
             for c in row.cells:

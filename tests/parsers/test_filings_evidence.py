@@ -105,7 +105,6 @@ def _ixbrl_files() -> list[str]:
 
 # Known parser defects, each a table whose stated scale is applied to cells it does not govern.
 _SCALE_DEFECTS = {
-    "filings/IBM/ibm-10-Q-Q2-2025.html": "share counts in an EPS table read in the table's millions",
     "filings/PG/pg-10-K-FY2025.html": "a stock-option table's $ in millions read as thousands",
     "filings/TSLA/tsla-10-K-FY2024.html": "bitcoin units read in the table's millions",
 }

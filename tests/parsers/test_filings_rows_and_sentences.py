@@ -1,0 +1,51 @@
+"""A row that prints its unit in its name, a year a sentence compares with, and a release that prints
+its figures in sentences alone: what each says about the figure's unit and period."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from tests.parsers.test_filings_amounts import _facts, _html, _parse
+
+DATA = Path(__file__).parents[2].parent / "shared" / "data"
+real = pytest.mark.skipif(not DATA.is_dir(), reason=f"shared data folder {DATA} is absent")
+
+
+@pytest.mark.parametrize("label", ["Operating ratio (%)", "Effective tax rate, percent"])
+def test_a_row_that_names_its_unit_as_a_percentage_is_a_percentage_in_a_money_table(label):
+    doc = _html(f"""<div><b>Operating/Performance Statistics</b></div><div>(Dollars in millions)</div>
+    <table><tr><td></td><td>2024</td><td>2023</td></tr>
+    <tr><td>Operating income</td><td>$9,712</td><td>$9,082</td></tr>
+    <tr><td>{label}</td><td>59.9</td><td>62.3</td></tr></table>""")
+    (fact,) = [f for f in doc.facts if f.label == label and f.period == "FY2024"]
+    assert (fact.unit, fact.value) == ("percent", Decimal("59.9"))
+
+
+@pytest.mark.parametrize(("sentence", "metric", "printed"), [
+    ("Operating income of $9.7 billion increased 7% from 2023, and our operating ratio was 59.9%.",
+     "operating_income", "$9.7 billion"),
+    ("Net sales of $84.3 billion were up 2% over fiscal 2024.", "revenue", "$84.3 billion"),
+])
+def test_a_year_a_sentence_compares_with_is_not_the_figures_period(sentence, metric, printed):
+    doc = _html(f"<h2>2025 Results</h2><p>{sentence}</p>", title="Acme Corporation - Form 10-K 2025")
+    periods = {f.period for f in _facts(doc, metric, kind="text") if f.as_printed == printed}
+    assert periods and not {"FY2023", "FY2024"} & periods
+
+
+def test_a_release_that_prints_figures_only_in_sentences_covers_their_quarter():
+    doc = _html("<p>Globex today announced financial results for its fiscal 2025 fourth quarter ended "
+                "September 27, 2025. The company posted quarterly revenue of $12.4 billion, up 6 percent year "
+                "over year, and quarterly diluted earnings per share of $1.12.</p>",
+                title="Globex Reports Fourth Quarter Results")
+    assert {f.period for f in doc.facts} == {"Q4 FY2025"}
+    assert doc.document.periods == ["Q4 FY2025"]
+
+
+@real
+def test_apple_newsroom_release_covers_its_fourth_quarter():
+    path = DATA / "press_releases/AAPL/aapl_q4_fy2024_earnings_release.html"
+    doc = _parse(path.read_bytes(), path.name)
+    assert "Q4 FY2024" in doc.document.periods
