@@ -97,6 +97,9 @@ _MASKS = [
     re.compile(rf"\b(?:{_MONTH_NAMES})\.?\s+\d{{4}}\b", re.I),
     re.compile(rf"\b\d{{1,2}}\s+(?:{_MONTH_NAMES})\.?,?\s+\d{{4}}\b", re.I),
     re.compile(r"\b\d{1,2}/\d{1,2}/\d{2,4}\b"),
+    # "Fiscal years end January 31": a day of a month, not a figure (capitalised: "may 5%" is a verb).
+    re.compile(rf"\b(?:{'|'.join(m.title() for m in sorted(MONTHS, key=len, reverse=True))})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+               r"(?![\d,.]*\s*(?:%|million|billion|bn\b|[KMB]\b))"),
     re.compile(r"\b(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|9M|6M)\s*['’]?\s*\d{2,4}\b", re.I),
     re.compile(r"\bFY\s*['’]?\d{2}\b|\bF\d{2}\b", re.I),
     # "Q4FY25", "1H FY25": a part of a fiscal year written as one token.
@@ -114,6 +117,7 @@ _MASKS = [
 ]
 _GROWTH = re.compile(
     r"\b(up|down|grew|grow|growth|growing|increase[sd]?|decrease[sd]?|declined?|declines|rose|fell|"
+    r"jumped|jumps|surged|soared|climbed|dropped|slipped|plunged|widened|narrowed|contracted|"
     r"y/y|yoy|y-o-y|year[- ]over[- ]year|year[- ]on[- ]year|q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?|"
     r"change|cagr|expanded|improved|(?:more|higher|lower|less) than (?:a|the prior|the previous) year(?: earlier| ago)?)\b",
     re.I,
@@ -444,7 +448,10 @@ def _kind(clause: str, after: str, p: Printed, subject: _Subject, header: str = 
     if reg is not None and reg.unit == "percent" and p.unit == "percent" and not reg.ratio_of:
         # "Comparable sales up 4.8%": the quantity is itself a rate; "up" says which way it went.
         return "value", None
-    if _GROWTH.search(clause) or _GROWTH_HEAD.search(header):
+    at = clause.find(p.text)
+    # "Operating margin expanded to 27.6%": the verb says which way it went, "to" that the figure is the level.
+    reached = at > 0 and re.search(r"\bto\s+(?:a\s+(?:record\s+)?)?$", clause[:at], re.I) is not None
+    if not reached and (_GROWTH.search(clause) or _GROWTH_HEAD.search(header)):
         return "growth", None
     share = _SHARE_AFTER.match(after) or _SHARE_ANY.search(clause)
     if share or _SHARE_HEADER.search(header):
@@ -567,12 +574,26 @@ def _fiscal_year_of(period: str) -> str | None:
     return m.group(0) if m else None
 
 
+_YEAR_SPAN = re.compile(r"\b(?:FY\s?|fiscal\s+(?:years?\s+)?)?'?((?:19|20)\d{2})\s*(?:-|–|—|to|through)\s*"
+                        r"(?:FY\s?|fiscal\s+)?'?((?:19|20)?\d{2})\b", re.I)
+
+
+def _span_end(where: str, text: str) -> _Stated | None:
+    """A title over several years ("Walmart: fiscal 2024-2025 trend", "2022-2024") is as recent as its
+    last year: its columns date its cells, and a figure in its last year is no projection."""
+    m = _YEAR_SPAN.search(text)
+    if not m:
+        return None
+    first, last = int(m.group(1)), int(m.group(2)) if len(m.group(2)) == 4 else 2000 + int(m.group(2))
+    return _Stated(f"FY{last}", f"{where} {quoted(text)}", text) if first < last <= first + 10 else None
+
+
 def _slide_period(slide: Slide) -> _Stated | None:
     """The period a slide states for all its figures: in its title, a subtitle, or once in its text."""
-    if s := _stated("slide title", slide.title):
+    if s := _span_end("slide title", slide.title) or _stated("slide title", slide.title):
         return s
     for b in slide.blocks[:4]:
-        if not _figures(b.text) and (s := _stated("slide subtitle", b.text)):
+        if not _figures(b.text) and (s := _span_end("slide subtitle", b.text) or _stated("slide subtitle", b.text)):
             return s
     own = [s for b in slide.blocks if (s := _stated(f"the one period slide {slide.page} states, in", b.text,
                                                       _mask_figures(b.text, _figures(b.text)), whole=True))]
@@ -859,8 +880,13 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
     if antecedent is not None and whole.metric is None:
         whole = antecedent  # "That was 10% more than a year earlier." speaks of the sentence before's quantity
     block_period = _stated("its bullet", text, _mask_figures(text, figs), whole=True) or outer_period
+    discards: list[Discard] = []
     for i, p in enumerate(figs):
         if i in qualifiers:
+            continue
+        if _compared_without_period(text, p):
+            discards.append(Discard(page=slide.page, text=text, why=f"{p.text} is the figure compared with, "
+                                                                      "and its period is not stated"))
             continue
         clause, off = _clause(text, p)
         local = [q for q in main if off <= q.start < off + len(clause)]
@@ -893,7 +919,23 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
             clause=clause, after=text[p.end:], subject=subject, stated=stated, entity=entity, bbox=block.bbox,
             scale=scale, unit=unit,
         ))
-    return claims, []
+    return claims, discards
+
+
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|approximately\s+|nearly\s+|~)?$", re.I)
+_TO_FIGURE_BEFORE = re.compile(r"\bto\s+(?:a\s+(?:record\s+)?)?[$€£~]?\d[^,;]*$", re.I)
+
+
+def _compared_without_period(text: str, p: Printed) -> bool:
+    """ "Rose to $17.8 billion from $16.2 billion", "from $16.2 billion to ...": the figure after "from"
+    is an earlier period's, which the sentence does not name, so it is no claim about the slide's."""
+    before, after = text[:p.start], text[p.end:]
+    if not _FROM_BEFORE.search(before):
+        return False
+    if not (re.match(r"\s+to\b", after) or _TO_FIGURE_BEFORE.search(before[: _FROM_BEFORE.search(before).start()])):
+        return False
+    phrase = re.split(r"[,;]|\s+to\b", after, maxsplit=1)[0]
+    return _period(phrase) is None and not re.search(r"\b(?:a\s+year\s+(?:ago|earlier)|prior|previous|last)\b", phrase, re.I)
 
 
 def _slide_scale(slide: Slide, corner: str = "") -> int | None:

@@ -96,7 +96,7 @@ _PRINTED = re.compile(
     r"(?P<cur>US\$|[$€£¥])?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<close>\))?"
-    r"(?:\s?(?P<unit>%|pp\b|ppts?\b|percentage points?|bps?\b|basis points?|x\b|×|cents?\b|¢)"
+    r"(?:\s?(?P<unit>%|pp\b|ppts?\b|percentage points?|bps?\b|basis points?|pts?\b\.?|points?\b|x\b|×|cents?\b|¢)"
     r"|\s?(?P<scale>thousand|million|billion|trillion|bn\b|mm\b|mn\b|[KMBT]\b))?"
     r"(?P<close2>(?<=[%MBKTmbkt])\))?",
     re.I,
