@@ -1063,6 +1063,10 @@ def _another_slice(run: _Run, c: _Candidate) -> bool:
 
 
 def _best_other(run: _Run, other: list[_Candidate]) -> _Candidate | None:
+    if run.claim.bound in ("gt", "ge", "lt", "le"):
+        # "Slack revenue topped $400 million": any larger figure on another basis (the company's $8.2
+        # billion) meets a one-sided bound, so meeting it says nothing about which basis the deck used.
+        return None
     hits = [c for c in other if _within(run, c) and not _another_slice(run, c)]
     # Prefer the same quantity on another basis over another quantity, and a printed figure over a computed one.
     hits.sort(key=lambda c: (c.alternate, c.how != "printed", c.half))

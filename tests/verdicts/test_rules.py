@@ -524,3 +524,14 @@ def test_a_computed_share_within_one_printed_unit_of_the_claim_is_not_a_contradi
     share = claim(printed, "operating_margin", "FY2024", kind="margin")
     room = ev(ROOM, fact("operating_income", "FY2024", num), fact("revenue", "FY2024", den))
     assert verify(share, room).verdict == verdict
+
+
+@pytest.mark.parametrize(("printed", "basis", "total"), [
+    ("over $400 million", "segment:slack", "8,247"),
+    ("more than $1.5B", "segment:wearables", "391,035"),
+])
+def test_a_one_sided_bound_met_by_another_basis_says_nothing_about_the_basis(printed, basis, total):
+    c = claim(printed, "revenue", "FY2024", basis=basis)
+    e = ev(ROOM, fact("revenue", "FY2024", total), fact("revenue", "FY2023", "383,285"))
+    v = verify(c, e)
+    assert c.bound in ("gt", "ge") and v.verdict == "no-evidence", v.reason
