@@ -968,6 +968,17 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"{_fmt(primary.value, run.dim)} ({_where(primary)}) but {_fmt(weaker.value, run.dim)} "
                            f"({_where(weaker)}), which matches {printed}.",
                            cited=[*primary.inputs, *((f, "other-basis") for f, _ in weaker.inputs)])
+        earlier = next((c for c in same if c.how == "printed" and c.recency < primary.recency and c.half <= run.tol
+                        and _within(run, c) and _tier(c.inputs[0][0]) <= _tier(primary.inputs[0][0])), None)
+        if earlier is not None and primary.how == "printed":
+            # The claim is the figure as first reported, and a later filing prints another for the same
+            # slot: J&J's 8-K recasts fiscal 2022 without Kenvue (79,990 against the 10-K's 94,943). A
+            # restatement is another basis the room does not name, so the room does not settle the claim.
+            return _decide(run, "basis", "no-evidence",
+                           f"The room's figures for {run.entity} {subject} {run.period} disagree: "
+                           f"{_fmt(earlier.value, run.dim)} ({_where(earlier)}) matches {printed}, but the later "
+                           f"{primary.inputs[0][0].document} prints {_fmt(primary.value, run.dim)}, which may restate it.",
+                           cited=[*primary.inputs, *((f, "superseded") for f, _ in earlier.inputs)])
         if primary.how == "computed" and run.q.kind in ("growth", "margin", "share") and not run.scale_shift \
                 and abs(primary.value - run.claimed) <= 2 * run.tol:
             # "Up 1.3%" against 94,943 / 93,775 - 1 = 1.25%, "10% of revenue" against 10.50%: within one

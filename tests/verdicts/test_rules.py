@@ -226,11 +226,11 @@ CASES = [
          ev(ROOM + [cov("acme-10-K-FY2023.html", "Acme Inc.", "FY2023", "FY2022")],
             fact("revenue", "FY2023", "383,285"), fact("revenue", "FY2023", "380,000", doc="acme-10-K-FY2023.html")),
          "supported", "superseded"),
-    case("matching_only_the_superseded_figure_is_contradicted",
+    case("matching_only_the_figure_a_later_filing_recasts_is_not_settled",
          claim("$380.0B", "revenue", "FY2023"),
          ev(ROOM + [cov("acme-10-K-FY2023.html", "Acme Inc.", "FY2023", "FY2022")],
             fact("revenue", "FY2023", "383,285"), fact("revenue", "FY2023", "380,000", doc="acme-10-K-FY2023.html")),
-         "contradicted", "superseded"),
+         "no-evidence", "may restate it"),
     case("agreeing_figures_at_different_precision_are_not_a_conflict",
          claim("$94.9B", "revenue", "Q4 FY2024"),
          ev([cov(PR, "Acme Inc.", "Q4 FY2024")], fact("revenue", "Q4 FY2024", "$94.9 billion", "billions", doc=PR),
@@ -535,3 +535,16 @@ def test_a_one_sided_bound_met_by_another_basis_says_nothing_about_the_basis(pri
     e = ev(ROOM, fact("revenue", "FY2024", total), fact("revenue", "FY2023", "383,285"))
     v = verify(c, e)
     assert c.bound in ("gt", "ge") and v.verdict == "no-evidence", v.reason
+
+
+@pytest.mark.parametrize(("metric", "printed", "first", "recast"), [
+    ("revenue", "$94.9B", "94,943", "79,990"),
+    ("research_and_development", "$14.6B", "14,603", "13,712"),
+])
+def test_a_figure_as_first_reported_that_a_later_filing_recasts_is_not_settled(metric, printed, first, recast):
+    # The claim matches the older document's figure; the later one prints another for the same slot.
+    v = verify(claim(printed, metric, "FY2023"),
+               ev(ROOM + [cov("old.html", "Acme Inc.", "FY2023")],
+                  fact(metric, "FY2023", recast), fact(metric, "FY2023", first, doc="old.html")))
+    assert v.verdict == "no-evidence" and "may restate it" in v.reason, v.reason
+    assert {("old.html", "superseded"), (K10, "evidence")} <= {(c.document, c.role) for c in v.citations}
