@@ -930,9 +930,9 @@ def _compared_without_period(text: str, p: Printed) -> bool:
     """ "Rose to $17.8 billion from $16.2 billion", "from $16.2 billion to ...": the figure after "from"
     is an earlier period's, which the sentence does not name, so it is no claim about the slide's."""
     before, after = text[:p.start], text[p.end:]
-    if not _FROM_BEFORE.search(before):
+    if (since := _FROM_BEFORE.search(before)) is None:
         return False
-    if not (re.match(r"\s+to\b", after) or _TO_FIGURE_BEFORE.search(before[: _FROM_BEFORE.search(before).start()])):
+    if not (re.match(r"\s+to\b", after) or _TO_FIGURE_BEFORE.search(before[: since.start()])):
         return False
     phrase = re.split(r"[,;]|\s+to\b", after, maxsplit=1)[0]
     return _period(phrase) is None and not re.search(r"\b(?:a\s+year\s+(?:ago|earlier)|prior|previous|last)\b", phrase, re.I)
