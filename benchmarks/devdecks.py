@@ -129,9 +129,10 @@ def deck_for(label_file: Path, deck: str) -> Path:
     return local if local.exists() else DATA / deck
 
 
-def every_filing() -> list[str]:
-    return [p.relative_to(DATA).as_posix() for sub in ("filings", "filings_pdf", "press_releases")
-            for p in sorted((DATA / sub).rglob("*")) if p.is_file()]
+def every_filing(data: Path = DATA) -> list[str]:
+    """Every filing under ``data`` (10-K/10-Q HTML and XBRL, PDF filings, releases), as room paths."""
+    return [p.relative_to(data).as_posix() for sub in ("filings", "filings_pdf", "press_releases")
+            for p in sorted((data / sub).rglob("*")) if p.is_file()]
 
 
 def run_deck(label_file: Path, work: Path, env: dict, timeout: int, whole_room: bool = False) -> tuple[dict, float]:

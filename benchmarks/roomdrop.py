@@ -37,6 +37,7 @@ import asyncpg
 import httpx
 
 from benchmarks._serve import REPO, serving, wait_until
+from benchmarks.devdecks import every_filing as filings_under
 from benchmarks.e2e import _Receiver
 
 __all__ = ["main"]
@@ -47,8 +48,7 @@ ONE = "filings/AAPL/aapl-10-K-FY2024_2024-11-01.html"
 
 
 def every_filing() -> list[str]:
-    return [p.relative_to(DATA).as_posix() for sub in ("filings", "filings_pdf", "press_releases")
-            for p in sorted((DATA / sub).rglob("*")) if p.is_file()]
+    return filings_under(DATA)
 
 
 def gold_room() -> list[str]:

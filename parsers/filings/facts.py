@@ -26,6 +26,7 @@ from parsers.metrics import (
 from parsers.model import Cell, Column, Fact, FactSource, ParsedDocument, Row, Table
 from parsers.numbers import parse_printed
 from parsers.periods import (
+    MONTHS,
     FiscalYearEnd,
     bare_quarter,
     column_period,
@@ -251,7 +252,7 @@ def _unsure_basis_columns(table: Table) -> set[int]:
 
 _BARE_YEAR = re.compile(r"\s*(?:19|20)\d{2}\s*(?:\(\w\))?\s*")
 _YEAR4 = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_MONTH_DAY = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I)
+_MONTH_DAY = re.compile(rf"\b(?:{'|'.join(sorted(MONTHS, key=len, reverse=True))})\.?\s+\d{{1,2}}\b", re.I)
 _SPAN = re.compile(r"\b(?:months|weeks|quarters?|years?)\s+end(?:ed|ing)\b", re.I)
 _PARTS = (  # a header line naming a part of the year without its year, and the words that name it with one
     (re.compile(r"\b(?:twelve|12)[\s-]+months|\bfull[\s-]+year\b|\b(?:fifty-two|52|fifty-three|53)[\s-]+weeks|"
