@@ -18,6 +18,7 @@ from parsers.metrics import (
     find_metric,
     find_metric_span,
     label_metric,
+    LOSS_METRICS,
     names_a_loss,
     normalise_label,
     states_gaap,
@@ -387,21 +388,22 @@ def _qualifier(before: list[str], companies: list[str]) -> list[str]:
     return [re.sub(r"'s$", "", w) for w in before if part(w)]
 
 
+_STEP = re.compile(r"^\s*(?:less|add|plus|minus|deduct)\s*:\s*", re.I)
 # "Adjusted EPS (US¢)", "Revenue (US$m)": the currency a row is printed in, not part of its name.
 _CURRENCY_NOTE = re.compile(r"\((?:US|USD|US\$|\$|¢|€|£|EUR|GBP)[^)]{0,6}\)", re.I)
 
 
 def _subject(text: str, companies: list[str]) -> _Subject:
     """The quantity a phrase names: a registry id, the label words, and a segment qualifier if any."""
-    text = _mask(_norm(_CURRENCY_NOTE.sub(" ", text)))
+    # "Less: Purchases of property and equipment", "Add: Interest paid": a reconciliation's step names
+    # the line it takes out or adds back, which is that line, not what is left.
+    text = _mask(_norm(_STEP.sub("", _CURRENCY_NOTE.sub(" ", text), count=1)))
     label = _label_words(text)
     found = find_metric_span(text)
     if not found:
         return _Subject(metric=None, label=label, segment=None)
     metric, start, end = found
     t = normalise_label(text)
-    if metric == "eps_diluted" and re.search(r"\bbasic\b", t) and not re.search(r"\bdiluted\b", t):
-        metric = "eps_basic"  # "Non-GAAP earnings per share - basic": the name's longer part is not the whole
     m = by_id(metric)
     name = t[start:end]
     before = [w for w in re.split(r"[\s()]+", t[:start]) if w]
@@ -428,6 +430,8 @@ def _subject(text: str, companies: list[str]) -> _Subject:
         return _Subject(metric=None, label=label, segment=None)
     if m is not None and m.unit == "count" and re.match(r"\s*(with|building|using|who|that|paying|spending|over|above|>)\b", after):
         return _Subject(metric=None, label=label, segment=None)
+    if qual == ["professional"] and metric == "services_revenue":
+        qual = []  # "Professional services revenue" is a software company's services line, not a slice of it
     segment = " ".join(qual) if qual else None
     return _Subject(metric=metric, label=label, segment=segment)
 
@@ -693,9 +697,11 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
                 column: str = "", slide_basis: str | None = None) -> Claim:
     period = stated.period if stated else None
     kind, denom = _kind(clause, after, p, subject, header)
-    if kind == "share" and (part := _share_part(clause, p)):
+    if kind == "share" and subject.metric in (None, denom) and (part := _share_part(clause, p)):
         # "Services accounted for 55.5% of revenue", "16% Greater China share of net sales": the part is
-        # what the sentence names beside the figure, the whole what follows "of".
+        # what the sentence names beside the figure, the whole what follows "of". A quantity the phrase
+        # already names ("Net cash provided by operating activities (as a percentage of total revenue)")
+        # is the part itself.
         name = (by_id(denom).names[0] if denom and by_id(denom) else "")
         whole = _subject(f"{part} {name}", [])
         subject = whole if whole.metric not in (None, denom) else _Subject(metric=None, label=part, segment=None)
@@ -705,8 +711,7 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
     value = p.value
     if kind == "growth" and _DOWN.search(clause) and value > 0:
         value = -value
-    if kind == "value" and value > 0 and subject.metric in ("net_income", "operating_income") \
-            and names_a_loss(subject.label):
+    if kind == "value" and value > 0 and subject.metric in LOSS_METRICS and names_a_loss(subject.label):
         # "Operating loss of $17.73 billion" is operating income of -$17.73 billion, as the room prints it.
         value = -value
     decimals = p.decimals

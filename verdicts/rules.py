@@ -31,9 +31,9 @@ from decimal import ROUND_HALF_UP, Decimal
 from parsers.entities import same_entity
 from parsers.metrics import alternates, basis_from_text, by_id
 from parsers.model import Claim, Fact, FactSource
-from parsers.numbers import parse_printed, scale_name
+from parsers.numbers import Printed, parse_printed, scale_name
 from parsers.periods import MONTHS, bare_quarter, label_for_span, parse_fye, period_from_text
-from parsers.quantities import growth_metric, is_label, label_text, quantity, root_metric
+from parsers.quantities import growth_metric, is_label, label_text, quantity
 from parsers.question import Question, question
 from verdicts.model import Citation, Coverage, Evidence, RuleOutcome, Verdict
 
@@ -193,7 +193,7 @@ def _basis_key_of(basis: str, metric: str, dimensions: tuple[str, ...]) -> str:
         return "constant-currency"
     if "organic" in low:
         return "organic"
-    reg = by_id(root_metric(metric))
+    reg = by_id(quantity(metric).base)
     if reg is not None and reg.basis != "GAAP":
         # Free cash flow is non-GAAP by definition and deliveries an operating metric: the
         # company's own measure is the same basis whatever the qualifier says.
@@ -486,6 +486,26 @@ def _passage_periods(text: str, fye: tuple[int, int] | None) -> tuple[list[tuple
     return out, blanked
 
 
+_COMPARED_AFTER = re.compile(r"^\W*(?:compared (?:to|with)|as compared|versus|vs\.?|up from|down from|from)\b", re.I)
+
+
+def _own_periods(text: str, figures: list[Printed], cov: Coverage) -> list[tuple[Printed, tuple[str, None, date]]] | None:
+    """Each figure of an undated sentence with the period named between it and the next figure; a first
+    figure that names none but is compared with the others is the document's own period. None unless
+    every figure gets one."""
+    fye = parse_fye(cov.fiscal_year_end)
+    out = []
+    for i, fig in enumerate(figures):
+        after = text[fig.end: figures[i + 1].start if i + 1 < len(figures) else len(text)]
+        label = period_from_text(after, fye)
+        if label is None and i == 0 and _COMPARED_AFTER.search(after) and cov.periods:
+            label = cov.periods[0]
+        if label is None:
+            return None
+        out.append((fig, (_norm_period(label), None, date.min)))
+    return out if len({label for _, (label, _, _) in out}) == len(out) else None
+
+
 def _passage_facts(run: _Run) -> list[Fact]:
     """Figures read from BM25 passages for a label claim, as a text-fact parser would read them."""
     wanted = _label_key(run.claim.label or run.q.metric)
@@ -499,7 +519,12 @@ def _passage_facts(run: _Run) -> list[Fact]:
         figures = [p for p in parse_printed(blanked) if _dimension(p.unit) == run.dim]
         if not periods or not figures:
             continue
-        if len(periods) == 1:
+        dated = any(start is not None or end != date.min for _, start, end in periods)
+        if not dated and len(figures) > 1 and (own := _own_periods(hit.text, figures, cov)):
+            # "over 1,460 compared to over 1,420 in Q2 FY25, and over 1,270 in Q3 FY24": each figure
+            # has the period stated after it, the first the document's own.
+            paired = own
+        elif len(periods) == 1:
             paired = [(f, periods[0]) for f in figures]
         elif len(periods) == len(figures):
             # "over 1,510 and over 1,330 as of April 30, 2025 and 2024": respectively, in order.
@@ -1029,6 +1054,15 @@ def _basis(run: _Run) -> RuleOutcome:
         return _decide(run, "basis", "contradicted", reason + conflict + ".", found=primary.value, band=band, cited=cited)
 
     match = _best_other(run, other)
+    if match is not None and claim_basis in _AS_IF and match.basis == "reported" and not match.alternate:
+        # "Professional services 18% Y/Y CC" against reported growth of 17.5% where the room prints no
+        # constant-currency figure for it: the two rates are often the same, so the reported one
+        # matching does not show that the deck stated another basis than the one it names.
+        return _decide(run, "basis", "no-evidence",
+                       f"The room has no {_basis_name(claim_basis, name)} for {run.label()}; {printed} matches the "
+                       f"{_basis_name(match.basis, _metric_name(match.metric))} ({_where(match)}), which may "
+                       f"equal it, so the room does not settle the {claim_basis} figure.",
+                       cited=[(f, "other-basis") for f, _ in match.inputs])
     if match is not None:
         return _decide(run, "basis", "different-basis",
                        f"The room has no {_basis_name(claim_basis, name)} for {run.label()}; {printed} matches the "
@@ -1071,6 +1105,10 @@ def _another_slice(run: _Run, c: _Candidate) -> bool:
     """A figure for another segment than the one claimed is another quantity, not another basis."""
     claim = run.claim_basis
     return claim.startswith("segment:") and c.basis.startswith("segment:") and not _same_basis(c.basis, claim)
+
+
+# Bases that restate the reported figure as if currencies or the company's shape had not moved.
+_AS_IF = ("constant-currency", "organic")
 
 
 def _best_other(run: _Run, other: list[_Candidate]) -> _Candidate | None:

@@ -19,6 +19,7 @@ from parsers.metrics import (
     find_metric,
     find_metric_span,
     label_metric,
+    LOSS_METRICS,
     names_a_loss,
     normalise_label,
     states_gaap,
@@ -129,6 +130,10 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
             loose = _PER_SHARE_OWNER.sub(" ", _CENTS_WORDS.sub(" ", loose)).strip(" ,")
             # "Earnings (loss) per share": the sign a figure may take, no part of the quantity's name.
             loose = re.sub(r"\s+\(?loss(?:es)?\)?(?=\s+per\b)", "", loose)
+            # "Net (loss) income per share", "Net loss per share, basic and diluted": one figure, both ways.
+            loose = re.sub(r"\bloss(?:es)?\s+(?=(?:income|earnings)\b)", "", loose)
+            loose = re.sub(r"^net per share\b", "net income per share", loose)
+            loose = re.sub(r"\bbasic and diluted$", "diluted", loose)
             loose = re.sub(r"\bper\s+(?:common|ordinary)\s+share\b", "per share", loose).replace(" - ", " ")
             loose = re.sub(r"^(eps|earnings per share|(?:net )?income per share),?\s+(basic|diluted)$", r"\2 \1",
                            " ".join(loose.split()).replace(" ,", ","))
@@ -801,8 +806,9 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         else:
             unit = "USD" if p.currency == "USD" else ("count" if not p.currency else "currency")
             currency, value = p.currency, p.value.scaleb(p.scale) if p.scale else p.value
-        if metric in ("net_income", "operating_income") and value > 0 and names_a_loss(name):
-            value = -value  # "net loss was $55.4 million": net income of -$55.4 million, as the tables print it
+        if metric in LOSS_METRICS and value > 0 and names_a_loss(name):
+            # "net loss was $55.4 million", "net loss per share was $0.25": below zero, as the tables print it.
+            value = -value
         basis = basis_from_text(before[-60:])
         if basis is None and _EXCLUDING_AFTER.search(_clause_after(text, p.end)):
             basis = "non-GAAP"

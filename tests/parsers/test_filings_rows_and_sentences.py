@@ -49,3 +49,22 @@ def test_apple_newsroom_release_covers_its_fourth_quarter():
     path = DATA / "press_releases/AAPL/aapl_q4_fy2024_earnings_release.html"
     doc = _parse(path.read_bytes(), path.name)
     assert "Q4 FY2024" in doc.document.periods
+
+
+@pytest.mark.parametrize("sentence", ["GAAP net loss per share was $0.25; non-GAAP diluted earnings per share was $0.59.",
+                                      "Net loss per share of $0.25 compared with net income per share of $0.12 a year ago."])
+def test_a_per_share_loss_a_sentence_prints_without_a_sign_is_below_zero(sentence):
+    doc = _html(f"<h2>Second Quarter Fiscal 2025 Financial Highlights</h2><p>{sentence}</p>",
+                title="Acme Reports Second Quarter Fiscal 2025 Results")
+    values = {f.value for f in _facts(doc, "eps_diluted", kind="text")}
+    assert Decimal("-0.25") in values and Decimal("0.25") not in values
+
+
+@pytest.mark.parametrize("label", ["Net loss per share, basic and diluted", "Net (loss) income per share - diluted"])
+def test_a_per_share_row_is_earnings_per_share_not_net_income(label):
+    doc = _html(f"""<div>(in thousands, except per share data)</div>
+    <table><tr><td></td><td>2024</td><td>2023</td></tr>
+    <tr><td>Net loss</td><td>$(25,450)</td><td>$(24,796)</td></tr>
+    <tr><td>{label}</td><td>$(0.25)</td><td>$(0.25)</td></tr></table>""")
+    assert {f.value for f in _facts(doc, "eps_diluted") if f.period == "FY2024"} == {Decimal("-0.25")}
+    assert Decimal("-0.25") not in {f.value for f in _facts(doc, "net_income")}

@@ -235,6 +235,32 @@ CASES = [
          claim("$94.9B", "revenue", "Q4 FY2024"),
          ev([cov(PR, "Acme Inc.", "Q4 FY2024")], fact("revenue", "Q4 FY2024", "$94.9 billion", "billions", doc=PR),
             fact("revenue", "Q4 FY2024", "94,930", doc=PR)), "supported"),
+    # A constant-currency or organic rate the room does not print: the reported rate matching it may be
+    # the same number, so the room says nothing about the deck's basis.
+    case("a_constant_currency_rate_matching_only_the_reported_one_is_not_settled",
+         claim("18%", "services_revenue", "Q3 FY2025", kind="growth", basis="constant-currency"),
+         ev([cov(Q10, "Acme Inc.", "Q3 FY2025", "Q3 FY2024")],
+            fact("growth:services_revenue", "Q3 FY2025", "18", 0, unit="percent", doc=Q10)),
+         "no-evidence", "constant-currency", "may equal it"),
+    case("an_organic_rate_matching_only_the_reported_one_is_not_settled",
+         claim("2%", "revenue", "FY2024", kind="growth", basis="organic"),
+         ev(ROOM, fact("growth:revenue", "FY2024", "2", 0, unit="percent")), "no-evidence", "organic"),
+    case("an_unqualified_rate_matching_only_the_constant_currency_one_is_still_another_basis",
+         claim("17%", "revenue", "Q2 FY2025", kind="growth"),
+         ev(ROOM, fact("growth:revenue", "Q2 FY2025", "17", 0, unit="percent", basis="constant-currency", doc=Q10)),
+         "different-basis"),
+    # An undated sentence that compares its figure with earlier quarters: each figure is the period
+    # named after it, the first the release's own.
+    case("a_passage_figure_compared_with_named_quarters_is_the_documents_own_period",
+         claim("1,460", "label:customers with acv $100k", "Q3 FY2025", label="customers with ACV $100K"),
+         ev([cov(PR, "Acme Inc.", "Q3 FY2025", "9M FY2025", "Q3 FY2024")], passages=[passage(
+             PR, "Total customer count with ACV greater than $100,000 was over 1,460 compared to over 1,420 in "
+             "Q2 FY25, and over 1,270 in Q3 FY24")]), "supported"),
+    *(case(f"a_figure_compared_with_a_named_quarter_is_{period.replace(' ', '_')}s",
+           claim(figure, "label:customers spending over $1 million", period, label="customers spending over $1 million"),
+           ev([cov(PR, "Acme Inc.", "Q2 FY2025", "H1 FY2025", "Q2 FY2024")], passages=[passage(
+               PR, "Customers spending over $1 million reached 1,120, versus 1,050 in Q2 FY24")]),
+           "supported", figure) for figure, period in (("1,120", "Q2 FY2025"), ("1,050", "Q2 FY2024"))),
 ]
 
 

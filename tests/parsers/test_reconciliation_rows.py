@@ -1,0 +1,82 @@
+"""Rows of a results deck's GAAP to non-GAAP reconciliation and revenue table, read as the quantity each
+line names: a per-share loss, a step taken out or added back, a cash flow as a share of revenue, the
+services line of a software company. Each on two companies' wording."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from parsers.claims import extract_claims
+from parsers.decks import load_deck
+from parsers.metrics import find_metric
+from parsers.model import Claim, Deck
+
+
+def _table_claims(corner: str, rows: list[tuple[str, str]]) -> list[Claim]:
+    body = "\n".join(f"| {label} | {cell} |" for label, cell in rows)
+    deck = load_deck(f"# Results\n\n---\n\n# GAAP to Non-GAAP Reconciliations\n\n| {corner} | Q3 FY25 |\n"
+                     f"|---|---|\n{body}\n".encode(), "deck.md")
+    assert isinstance(deck, Deck)
+    return extract_claims(deck).claims
+
+
+@pytest.mark.parametrize(("label", "metric"), [
+    ("GAAP net loss per share - basic and diluted", "eps_diluted"),
+    ("Net (loss) income per share, diluted", "eps_diluted"),
+    ("Net income per share - basic", "eps_basic"),
+    ("Net loss per share attributable to ordinary shareholders, basic", "eps_basic"),
+    ("Net income", "net_income"),
+])
+def test_a_per_share_line_is_earnings_per_share_not_the_income(label: str, metric: str) -> None:
+    assert find_metric(label) == metric
+
+
+@pytest.mark.parametrize("label", ["Net cash provided by (used in) operating activities",
+                                   "Net cash (used in) provided by operating activities"])
+def test_a_cash_flow_line_that_prints_either_sign_is_operating_cash_flow(label: str) -> None:
+    assert find_metric(label, exact=True) == "operating_cash_flow"
+
+
+def test_a_per_share_loss_in_a_deck_table_is_negative_eps() -> None:
+    claims = _table_claims("$ in millions except per share amounts", [
+        ("GAAP net loss per share - basic and diluted", "$(0.16)"), ("Non-GAAP earnings per share - diluted", "$0.63")])
+    assert [(c.metric, c.value, c.unit) for c in claims] == [
+        ("eps_diluted", Decimal("-0.16"), "USD/share"), ("eps_diluted", Decimal("0.63"), "USD/share")]
+
+
+@pytest.mark.parametrize("bullet", ["GAAP net loss per share was $0.25", "Net loss per diluted share of $0.25"])
+def test_a_per_share_loss_printed_without_a_sign_is_below_zero(bullet: str) -> None:
+    deck = load_deck(f"# Elastic Q2 FY25\n\n- {bullet}\n".encode(), "deck.md")
+    assert isinstance(deck, Deck)
+    assert [(c.metric, c.value) for c in extract_claims(deck).claims] == [("eps_diluted", Decimal("-0.25"))]
+
+
+@pytest.mark.parametrize(("label", "metric"), [
+    ("Less: Purchases of property and equipment", "capex"),
+    ("Less: Purchase of property and equipment", "capex"),
+    ("Add: Net cash provided by operating activities", "operating_cash_flow"),
+])
+def test_a_reconciling_step_names_the_line_it_takes_out_or_adds_back(label: str, metric: str) -> None:
+    claims = _table_claims("$ in millions", [(label, "$(1)")])
+    assert [c.metric for c in claims] == [metric]
+
+
+@pytest.mark.parametrize("label", [
+    "Net cash provided by operating activities (as a percentage of total revenue)",
+    "Operating cash flow as a % of revenue",
+])
+def test_a_named_quantity_as_a_share_of_revenue_is_that_quantitys_share(label: str) -> None:
+    claims = _table_claims("$ in millions", [(label, "23%")])
+    assert [(c.metric, c.kind, c.denominator) for c in claims] == [("operating_cash_flow", "share", "revenue")]
+
+
+@pytest.mark.parametrize(("label", "segment_basis"), [
+    ("Professional Services Revenue", "GAAP"),
+    ("Professional services revenue", "GAAP"),
+    ("Consulting services revenue", "segment:consulting"),
+])
+def test_professional_services_is_the_services_line_not_a_slice_of_it(label: str, segment_basis: str) -> None:
+    claims = _table_claims("$ millions", [(label, "$24")])
+    assert [(c.metric, c.basis) for c in claims] == [("services_revenue", segment_basis)]
