@@ -973,8 +973,9 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     last = None
     unread: set[int] = set()
     since_change: list[str] = []
+    dated = [_dated_span(h, slide) for h in header]
     for c, h in enumerate(header):
-        p = _period(h)
+        p = _period(dated[c]) if dated[c] else (None if _SPAN_YEAR.match(h) else _period(h))
         if p is None and h and (_GROWTH_HEAD.search(h) or _SHARE_HEADER.search(h)):
             # "Q1'23 | Q1'22 | Y/Y": a change after two periods is the later one's over the other;
             # "FY24 | Y/Y | FY23 | Y/Y": a change after one period is that period's.
@@ -1058,7 +1059,8 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 # the slide's period is not this column's.
                 stated = _stated("row label", label)
             else:
-                stated = (_Stated(column_period, f"column header {quoted(head)}", head) if column_period else None) \
+                stated = (_Stated(column_period, f"column header {quoted(head)}", dated[c] or head)
+                          if column_period else None) \
                     or _stated("row label", label) or slide_period or ctx.deck_period
             box = boxes[r][c] if r < len(boxes) and c < len(boxes[r]) else None
             claims.append(_make_claim(
@@ -1068,6 +1070,26 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 if c < len(grid[0]) else "", slide_basis=slide_basis,
             ))
     return claims, discards
+
+
+# "3 mo. 2025", "Six months 2024": a part of a year that says how long it runs but not when it ends.
+_SPAN_YEAR = re.compile(r"^\s*(3|6|9|three|six|nine)[\s-]*(?:mo\.?|mos\.?|months?)\s+(?:(?:ended|ending)\s+)?"
+                        r"(?:fy\s*)?'?((?:19|20)?\d{2})\s*$", re.I)
+_ENDED_ON = re.compile(r"\b(?:ended|ending|through|to)\s+(" + "|".join(sorted(MONTHS, key=len, reverse=True))
+                       + r")\.?\s+(\d{1,2}),?\s+(?:19|20)\d{2}\b", re.I)
+
+
+def _dated_span(head: str, slide: Slide) -> str | None:
+    """A span column dated by the day its slide says the periods end ("Three and six months ended June
+    30, 2025" over "3 mo. 2025 | 6 mo. 2025"), as the words a filing would print; None if either is missing."""
+    m = _SPAN_YEAR.match(_norm(head))
+    if not m:
+        return None
+    ended = next((e for text in (slide.title, *(b.text for b in slide.blocks)) if (e := _ENDED_ON.search(text))), None)
+    if ended is None:
+        return None
+    year = m.group(2) if len(m.group(2)) == 4 else f"20{m.group(2)}"
+    return f"{m.group(1)} months ended {ended.group(1)} {ended.group(2)}, {year}"
 
 
 def _column_quantity(metric_heads: list[str | None], c: int, head: str) -> str | None:

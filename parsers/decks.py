@@ -81,7 +81,7 @@ def _load_pdf(data: bytes, name: str) -> Deck | ParseFailure:
     slides = []
     for page in doc:
         lines = _pdf_lines(page)
-        slides.append(_slide_from_lines(page.number + 1, lines, page.rect.height))
+        slides.append(_slide_from_lines(page.number + 1, lines, page.rect.height, page.rect.width))
     title = (doc.metadata or {}).get("title") or ""
     if not any(b.text for s in slides for b in s.blocks) and not any(s.title for s in slides):
         return ParseFailure("no-content", f"{name} has no extractable text (scanned images?)")
@@ -101,12 +101,55 @@ def _pdf_lines(page) -> list[_Line]:
     return out
 
 
-def _slide_from_lines(page_no: int, lines: list[_Line], height: float) -> Slide:
+def _slide_from_lines(page_no: int, lines: list[_Line], height: float, width: float = 0.0) -> Slide:
     title, rest = _take_title(lines, height)
-    table, table_boxes, rest = _take_table(rest)
-    blocks = _paragraphs(rest)
-    return Slide(page=page_no, title=title, blocks=blocks, tables=[table] if table else [],
-                 table_boxes=[table_boxes] if table else [])
+    tables, table_boxes = [], []
+    left, right = _text_columns(rest, width)
+    for band in (left, right) if right else (rest,):
+        table, boxes, band_rest = _take_table(band)
+        if table:
+            tables.append(table)
+            table_boxes.append(boxes)
+            taken = {id(ln) for ln in band} - {id(ln) for ln in band_rest}
+            rest = [ln for ln in rest if id(ln) not in taken]
+    return Slide(page=page_no, title=title, blocks=_paragraphs(rest), tables=tables, table_boxes=table_boxes)
+
+
+def _prose(ln: _Line) -> bool:
+    return not is_figure_cell(ln.text) and len(ln.text.split()) >= 3
+
+
+def _text_columns(lines: list[_Line], width: float) -> tuple[list[_Line], list[_Line]]:
+    """The lines left and right of a gutter between two text columns ("a key-figures table beside the
+    bullets"), or all lines and none. A gap inside a table is no gutter: there the same row goes on
+    across it with a figure."""
+    narrow = [ln for ln in lines if width <= 0 or ln.bbox[2] - ln.bbox[0] < 0.6 * width]
+    best: tuple[float, list[_Line], list[_Line]] | None = None
+    reach = None
+    for ln in sorted(narrow, key=lambda ln: ln.bbox[0]):
+        if reach is not None and ln.bbox[0] - reach >= _GUTTER:
+            gap_left, gap_right = reach, ln.bbox[0]
+            left = [x for x in lines if x.bbox[2] <= gap_left]
+            right = [x for x in lines if x.bbox[0] >= gap_right]
+            if _is_gutter(left, right) and (best is None or gap_right - gap_left > best[0]):
+                best = (gap_right - gap_left, left, right)
+        reach = ln.bbox[2] if reach is None else max(reach, ln.bbox[2])
+    return (best[1], best[2]) if best else (lines, [])
+
+
+_GUTTER = 18.0  # points of clear space between two text columns
+
+
+def _is_gutter(left: list[_Line], right: list[_Line]) -> bool:
+    if sum(map(_prose, left)) < 2 or sum(map(_prose, right)) < 2:
+        return False
+    across = 0
+    for row in _rows(left + right):
+        sides = [any(x is r for r in right) for x in row]
+        if True in sides and False in sides:
+            first = row[sides.index(True)].text.strip()
+            across += is_figure_cell(first) or _NOT_MEANINGFUL.match(first) is not None
+    return across <= 1
 
 
 def _take_title(lines: list[_Line], height: float) -> tuple[str, list[_Line]]:

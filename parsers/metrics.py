@@ -167,7 +167,8 @@ def _name_patterns() -> list[tuple[re.Pattern[str], str, int]]:
     pats = []
     for m in REGISTRY:
         for n in m.names:
-            pats.append((re.compile(r"(?<![a-z])" + re.escape(n) + r"(?![a-z])"), m.id, len(n)))
+            # "Other non-op. income/(expense)", "non-operating income": the name's negation is another line.
+            pats.append((re.compile(r"(?<![a-z])(?<!non-)(?<!non )" + re.escape(n) + r"(?![a-z])"), m.id, len(n)))
     pats.sort(key=lambda p: -p[2])
     return pats
 

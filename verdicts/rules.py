@@ -29,7 +29,7 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from parsers.entities import same_entity
-from parsers.metrics import alternates, basis_from_text, by_id
+from parsers.metrics import alternates, basis_from_text, by_id, label_metric
 from parsers.model import Claim, Fact, FactSource
 from parsers.numbers import Printed, parse_printed, scale_name
 from parsers.periods import MONTHS, bare_quarter, label_for_span, parse_fye, period_from_text
@@ -341,6 +341,8 @@ class _Run:
     basis_fallback: str | None = None
     """The basis the claim is judged on when the one it took from its slide is not in the room."""
     scale_shift: int = 0
+    outflow: bool = False
+    """An expense or cash outflow, which filings and decks print with either sign."""
     decision: _Decision | None = None
     decided_by: str = ""
     _recency: dict[str, tuple[int, int]] | None = None
@@ -436,7 +438,13 @@ def _locate(run: _Run) -> RuleOutcome:
                        f"The claim gives a share of {_metric_name(q.den or '')} without naming the part it measures.")
     for fact in run.evidence.facts:
         if same_entity(fact.entity, run.entity):
-            run.facts.extend((fact, use) for use in _uses(q, fact.metric))
+            uses = _uses(q, fact.metric)
+            if not uses and is_label(fact.metric) and fact.label and _tier(fact) == 0:
+                # A tagged cell's id is its concept's words ("nonoperating income expense"), its row the
+                # words a deck copies ("Other income/(expense), net"). Other ids keep the group their row
+                # sits under, which tells apart the same line in two reconciliations.
+                uses = _uses(q, label_metric(fact.label))
+            run.facts.extend((fact, use) for use in uses)
     source = "facts"
     if not run.facts and is_label(q.metric):
         run.facts = [(f, "printed") for f in _passage_facts(run)]
@@ -663,8 +671,11 @@ def _in_period(run: _Run, c: _Candidate) -> bool:
 
 
 def _printed_candidate(run: _Run, fact: Fact, use: str) -> _Candidate:
+    value = fact.value
+    if run.outflow and run.q.kind == "value" and value and run.claimed and (value < 0) != (run.claimed < 0):
+        value = -value  # "Interest expense (182,649)" on the slide, 182,649 tagged: one outflow
     return _Candidate(
-        value=fact.value, metric=fact.metric, basis=run.basis(fact), period=_norm_period(fact.period),
+        value=value, metric=fact.metric, basis=run.basis(fact), period=_norm_period(fact.period),
         how="printed", inputs=((fact, "evidence"),), half=_half_unit(fact), recency=run.recency(fact),
         alternate=use == "alternate",
     )
@@ -747,6 +758,8 @@ def _computed(run: _Run) -> list[_Candidate]:
                 if p.value == 0:
                     continue
                 value = (c.value - p.value) / abs(p.value) * _HUNDRED
+                if run.outflow and c.value < 0 and p.value < 0:
+                    value = -value  # an outflow printed in parentheses grows as it gets bigger: (335) on (319) is +5%
                 out.append(_Candidate(
                     value=value, metric=growth_metric(metric), basis=basis, period=period, how="computed",
                     inputs=((c, "current"), (p, "prior")), half=_ZERO,
@@ -1172,6 +1185,11 @@ def _citation(fact: Fact, role: str) -> Citation:
     )
 
 
+_OUTFLOW = re.compile(r"\b(?:expenses?|costs?|capex|capital expenditures?|purchases?|payments?|repurchases?|"
+                      r"dividends? paid|outflows?|cost_of_revenue|operating_expenses|sales_and_marketing|"
+                      r"research_and_development|general_and_administrative)\b", re.I)
+
+
 _STEPS: tuple[tuple[str, Callable[[_Run], RuleOutcome]], ...] = (
     ("scope", _scope), ("locate", _locate), ("unit", _unit), ("period", _period),
     ("scale", _scale), ("compute", _compute), ("band", _band), ("basis", _basis),
@@ -1183,6 +1201,7 @@ def evaluate(claim: Claim, evidence: Evidence) -> Iterator[RuleOutcome | Verdict
     run = _Run(claim, evidence, question(claim))
     run.dim = _claim_dimension(claim, run.q)
     run.claimed, run.tol = _claimed(claim), tolerance(claim)
+    run.outflow = _OUTFLOW.search(f"{label_text(quantity(run.q.metric).base)} {claim.label}") is not None
     trace: list[RuleOutcome] = []
     for name, step in _STEPS:
         outcome = step(run) if run.decision is None else RuleOutcome(name, "skip", f"decided by {run.decided_by}")  # type: ignore[arg-type]

@@ -249,6 +249,9 @@ def parse_html(data: bytes, *, ixbrl: bool) -> ParsedDocument:
     root = etree.fromstring(data, parser)
     if root is None:
         raise ValueError("no HTML content")
+    for br in root.iter("br"):
+        # "Three months ended<br/>June 30,": a line break inside a cell is a space between its words.
+        br.tail = " " + br.tail if br.tail else " "
     contexts: dict[str, Context] = {}
     xfacts: list[XbrlFact] = []
     td_tags: dict = {}

@@ -68,3 +68,15 @@ def test_a_per_share_row_is_earnings_per_share_not_net_income(label):
     <tr><td>{label}</td><td>$(0.25)</td><td>$(0.25)</td></tr></table>""")
     assert {f.value for f in _facts(doc, "eps_diluted") if f.period == "FY2024"} == {Decimal("-0.25")}
     assert Decimal("-0.25") not in {f.value for f in _facts(doc, "net_income")}
+
+
+@pytest.mark.parametrize(("banner", "periods"), [
+    ("Three months ended<br/>June 30,", {"Q2 FY2025", "Q2 FY2024"}),
+    ("Nine Months Ended<br>September 30,", {"9M FY2025", "9M FY2024"}),
+])
+def test_a_line_break_inside_a_header_cell_separates_its_words(banner, periods):
+    doc = _html(f"""<div>(Dollars in millions)</div><table>
+    <tr><td></td><td colspan="2">{banner}</td></tr>
+    <tr><td></td><td>2025</td><td>2024</td></tr>
+    <tr><td>Operating revenues</td><td>$6,152</td><td>$5,982</td></tr></table>""", title="Acme Corporation - Form 10-Q")
+    assert {f.period for f in _facts(doc, "revenue")} == periods

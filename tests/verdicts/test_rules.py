@@ -249,6 +249,37 @@ CASES = [
          claim("17%", "revenue", "Q2 FY2025", kind="growth"),
          ev(ROOM, fact("growth:revenue", "Q2 FY2025", "17", 0, unit="percent", basis="constant-currency", doc=Q10)),
          "different-basis"),
+    # A tagged cell's id is its concept's words; a deck copies the row's printed words.
+    *(case(f"a_tagged_row_is_found_by_its_printed_label_{n}",
+           claim(printed, label_id, "FY2024", label=label),
+           ev(ROOM, fact(concept, "FY2024", cell, label=row, kind="ixbrl")), "supported")
+      for n, (printed, label_id, label, concept, cell, row) in enumerate((
+          ("$(171)M", "label:other income/ expense net", "Other income/(expense), net",
+           "label:nonoperating income expense", "(171)", "Other income/(expense), net"),
+          ("$1.3B", "label:interest expense", "Interest expense",
+           "label:interest expense nonoperating", "1,269", "Interest expense"),
+      ))),
+    case("a_row_under_another_reconciliations_heading_is_not_found_by_its_printed_label",
+         claim("1%", "label:stock-based compensation expense", "FY2024", label="Stock-based compensation expense"),
+         ev(ROOM, fact("label:operating margin stock-based compensation expense", "FY2024", "18.0%", "units",
+                       unit="percent", label="Stock-based compensation expense")), "no-evidence"),
+    # An expense or outflow is printed either way round: in parentheses on one page, plain on another.
+    *(case(f"an_outflow_printed_with_the_other_sign_is_the_same_figure_{n}",
+           claim(printed, metric, "FY2024", label=label), ev(ROOM, fact(metric, "FY2024", cell)), "supported")
+      for n, (printed, metric, label, cell) in enumerate((
+          ("$(182.6)M", "label:interest expense", "Interest expense", "182.6"),
+          ("$39.2B", "capex", "Capital expenditures", "(39,230)"),
+      ))),
+    case("a_sign_is_still_a_contradiction_for_income",
+         claim("$(171)M", "label:other income", "FY2024", label="Other income"),
+         ev(ROOM, fact("label:other income", "FY2024", "171")), "contradicted"),
+    *(case(f"an_outflow_in_parentheses_grows_as_it_gets_bigger_{n}",
+           claim(printed, metric, "FY2024", kind="growth", label=label, comparison="FY2023"),
+           ev(ROOM, fact(metric, "FY2024", now), fact(metric, "FY2023", then)), "supported")
+      for n, (printed, metric, label, now, then) in enumerate((
+          ("+5%", "label:interest expense", "Interest expense", "(335)", "(319)"),
+          ("up 10%", "capex", "Capital expenditures", "(1,100)", "(1,000)"),
+      ))),
     # An undated sentence that compares its figure with earlier quarters: each figure is the period
     # named after it, the first the release's own.
     case("a_passage_figure_compared_with_named_quarters_is_the_documents_own_period",
