@@ -44,6 +44,10 @@ __all__ = [
 
 # ---------------------------------------------------------------- vocabularies
 
+# "Median", "Peer average": a column the author computes across the companies in the rows' table.
+_AGGREGATE_HEAD = re.compile(r"\b(?:median|mean|average|avg\.?)\b", re.I)
+# "FY25E", "2026E", "Q3 FY26E": a column of the author's own estimates.
+_ESTIMATE_HEAD = re.compile(r"\d[E]$|\d[E]\b(?!\w)", re.I)
 _PROJECTION = re.compile(
     r"\b(expects?|expected|expecting|outlook|targets?|targeting|guidance|guide[sd]?|forecasts?|forecasted|"
     r"projects?|projected|projections?|plans? to|plans|planned|aims?|intends?|anticipates?|anticipated|"
@@ -124,8 +128,11 @@ _GROWTH = re.compile(
     re.I,
 )
 # A column header says "change" more tersely than a sentence does: "chg", "% var", "Δ".
+# "▲ 12% Y/Y", "▼ 40 bps": a KPI callout's arrow says which way the figure moved.
+_ARROW_UP, _ARROW_DOWN = "\u25b2\u25b3\u2191\u2b06", "\u25bc\u25bd\u2193\u2b07"
+_GROWTH = re.compile(_GROWTH.pattern + f"|[{_ARROW_UP}{_ARROW_DOWN}]", re.I)
 _GROWTH_HEAD = re.compile(_GROWTH.pattern + r"|\bchg\b|\bvar\b|\u0394", re.I)
-_DOWN = re.compile(r"\b(down|decrease[sd]?|declined?|declines|fell|contract(?:ed|ion))\b", re.I)
+_DOWN = re.compile(r"\b(down|decrease[sd]?|declined?|declines|fell|contract(?:ed|ion))\b" + f"|[{_ARROW_DOWN}]", re.I)
 _SEQUENTIAL = re.compile(r"\b(q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?)\b", re.I)
 _SHARE_AFTER = re.compile(r"^\s*(?:of|as a (?:percent(?:age)?|share) of)\s+(.{2,60})", re.I)
 _SHARE_ANY = re.compile(r"(?:\b(?:as a )?(?:percent(?:age)?|share)\b|%)\s*of\s+(.{2,60})", re.I)
@@ -472,10 +479,12 @@ def _kind(clause: str, after: str, p: Printed, subject: _Subject, header: str = 
 def _basis(text: str, subject: _Subject, unit: str, inherited: str | None = None) -> tuple[str, bool]:
     """The claim's basis and whether the claim's own words state it; ``inherited`` is its slide's."""
     stated = basis_from_text(text)
+    if subject.segment and (stated is None or (stated == "non-GAAP" and _names_segment_first(text, subject.segment))):
+        # "Non-GAAP professional services gross margin": a segment's figure, on whatever basis, is no
+        # figure of the whole company's.
+        return f"segment:{subject.segment}", True
     if stated:
         return stated, True
-    if subject.segment:
-        return f"segment:{subject.segment}", True
     m = by_id(subject.metric) if subject.metric else None
     if m is not None and m.basis != "GAAP":
         return m.basis, False
@@ -485,6 +494,13 @@ def _basis(text: str, subject: _Subject, unit: str, inherited: str | None = None
     if subject.metric is None and unit == "count":
         return "operating metric", False
     return "GAAP", False
+
+
+def _names_segment_first(text: str, segment: str) -> bool:
+    """Whether the segment's words stand right before the quantity's name ("professional services gross
+    margin"), not somewhere else in the sentence."""
+    found = find_metric_span(text)
+    return found is not None and normalise_label(text)[: found[1]].rstrip().endswith(segment)
 
 
 def _unit(p: Printed, subject: _Subject, text: str) -> str:
@@ -628,7 +644,7 @@ def _clause(text: str, p: Printed) -> tuple[str, int]:
     for m in re.finditer(r";\s+(?=\D)|,\s+(?=\D)(?![A-Z][\w-]*\s+(?:and|&)\s+[A-Z])"
                          r"|\s+(?:and|while|with|vs\.?|versus|compared (?:to|with)|against)\s+(?=[\d$~(])", text):
         cuts.append(m.end())
-    for m in re.finditer(r"(?<=[\d%a-z])\s+\((?=[+\-\u2212]?\$?\d)", text):
+    for m in re.finditer(r"(?<=[\d%a-z])\s+\((?=[+\-\u2212" + _ARROW_UP + _ARROW_DOWN + r"]?\s?\$?\d)", text):
         # "Revenue $46.7bn (+56% y/y, +6% q/q)": after a named figure, the parenthesis holds its changes;
         # "19% (18% in CC) Total Revenue Growth" names its quantity after, and stays one clause.
         close = text.find(")", m.end())
@@ -694,7 +710,7 @@ def _share_part(clause: str, p: Printed) -> str:
 def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed: str, clause: str, after: str,
                 subject: _Subject, stated: _Stated | None, entity: str | None, bbox: BBox | None,
                 header: str = "", scale: int | None = None, unit: str | None = None, row: str = "",
-                column: str = "", slide_basis: str | None = None) -> Claim:
+                column: str = "", slide_basis: str | None = None, basis_text: str | None = None) -> Claim:
     period = stated.period if stated else None
     kind, denom = _kind(clause, after, p, subject, header)
     if kind == "share" and subject.metric in (None, denom) and (part := _share_part(clause, p)):
@@ -721,7 +737,7 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
         value, decimals, unit = value * 100, max(p.decimals - 2, 0), "percent"
         kind = "margin"
     u = unit or _unit(p, subject, clause)
-    basis, basis_stated = _basis(f"{clause} {header}", subject, u, slide_basis)
+    basis, basis_stated = _basis(f"{basis_text or clause} {header}", subject, u, slide_basis)
     comparison = None
     if kind == "growth":
         comparison = prior_period(period, sequential=bool(_SEQUENTIAL.search(f"{clause} {header}")))
@@ -897,10 +913,11 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         local = [q for q in main if off <= q.start < off + len(clause)]
         masked_clause = _mask_figures(clause, [msgspec.structs.replace(q, start=q.start - off, end=q.end - off) for q in local])
         subject = _subject(_with_subject(text[:off], masked_clause), ctx.companies)
-        if subject.metric is None and whole.metric is not None:
-            subject = whole
-        if not subject.label:
-            subject = whole
+        basis_text = clause
+        if (subject.metric is None and whole.metric is not None) or not subject.label:
+            # "Adjusted diluted EPS $14.60 (▲ 19% Y/Y)": a change in parentheses is its named figure's, on
+            # the basis that name states.
+            subject, basis_text = whole, f"{text[:off]} {clause}"
         bound, printed = _bound(text, p)
         if i in ranged:
             bound = ranged[i]
@@ -922,7 +939,7 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         claims.append(_make_claim(
             page=slide.page, n=start + len(claims) + 1, text=text, p=p, bound=bound, printed=printed,
             clause=clause, after=text[p.end:], subject=subject, stated=stated, entity=entity, bbox=block.bbox,
-            scale=scale, unit=unit,
+            scale=scale, unit=unit, basis_text=basis_text,
         ))
     return claims, discards
 
@@ -1003,10 +1020,12 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     claims: list[Claim] = []
     discards: list[Discard] = []
     previous = ""
+    per_share_rows = [r for r, row in enumerate(grid[1:], start=1) if row and _PER_SHARE.search(row[0])]
     for r, row in enumerate(grid[1:], start=1):
         if not row:
             continue
         label = _norm(row[0])
+
         # A "Y/Y" row under "Non-GAAP sales & marketing expenses" is that row's growth.
         if _label_words(_mask(label)) and all(w in _GENERIC for w in _label_words(_mask(label)).split()) and previous \
                 and not by_column and not find_metric(_label_words(_mask(label))):
@@ -1021,7 +1040,10 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             column_label = periods[c] if c < len(periods) else None
             future = bool(column_label and column_label.startswith("FY")) and (_year_of(column_label) or 0) > \
                 (_year_of(slide_period.period if slide_period else None) or 9999)
-            if guidance or future or _PROJECTION.search(label):
+            if _AGGREGATE_HEAD.search(head):
+                discards.append(Discard(page=slide.page, text=f"{head}: {cell}", why="the author's own figure across the table"))
+                continue
+            if guidance or future or _PROJECTION.search(label) or _ESTIMATE_HEAD.search(head):
                 discards.append(Discard(page=slide.page, text=f"{label}: {cell}", why="projection or guidance"))
                 continue
             figs = _figures(cell)
@@ -1046,7 +1068,18 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             scale = None
             unit = None
             reg = by_id(subject.metric) if subject.metric else None
-            if table_scale is not None and _bare_amount(p, label) and not (reg is not None and reg.unit != "USD") \
+            row_scale = _TABLE_SCALE.search(label)
+            if p.decimals == 2 and p.scale == 0 and p.unit in ("count", "USD") and not _PER_SHARE.search(label) \
+                    and any(k < r for k in per_share_rows) and any(k > r for k in per_share_rows):
+                # A reconciliation's steps between "GAAP net loss per share" and "Non-GAAP EPS" ("Stock-based
+                # compensation 0.64") are per-share amounts, not the $ millions the table's other rows print.
+                unit = "USD/share"
+            elif row_scale and _bare_amount(p, label) and not (reg is not None and reg.unit != "USD"):
+                # "Revenue ($bn)" in a row of companies: the row's own unit.
+                scale = _SCALE_OF[next(g for g in row_scale.groups() if g).lower()]
+                if p.unit == "count":
+                    unit = "USD"
+            elif table_scale is not None and _bare_amount(p, label) and not (reg is not None and reg.unit != "USD") \
                     and not _PER_SHARE.search(head):
                 # "$ in billions except per share" scales a row's amounts, never its EPS column.
                 scale = table_scale

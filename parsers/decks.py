@@ -112,7 +112,59 @@ def _slide_from_lines(page_no: int, lines: list[_Line], height: float, width: fl
             table_boxes.append(boxes)
             taken = {id(ln) for ln in band} - {id(ln) for ln in band_rest}
             rest = [ln for ln in rest if id(ln) not in taken]
-    return Slide(page=page_no, title=title, blocks=_paragraphs(rest), tables=tables, table_boxes=table_boxes)
+    return _with_charts(Slide(page=page_no, title=title, blocks=_paragraphs(rest), tables=tables,
+                              table_boxes=table_boxes))
+
+
+# ---------------------------------------------------------------- charts drawn as labelled shapes
+
+# A bar's category under the axis: "FY21", "2023", "Q3'24", "4Q24", "1H25", "FY25E".
+_CATEGORY = re.compile(r"^(?:(?:FY|CY)\s*'?\d{2}(?:\d{2})?|(?:19|20)\d{2}|(?:Q[1-4]|[1-4]Q|H[12]|[12]H)\s*(?:FY)?\s*'?\d{2}"
+                       r"(?:\d{2})?)[AEFP]?$", re.I)
+
+
+def _with_charts(slide: Slide) -> Slide:
+    """A bar chart drawn as shapes (a value label over each bar, a category label under the axis) read as
+    the table it plots: its title's quantity by category ("Netflix revenue, $bn" over FY21 | FY22 | ...)."""
+    chart = _bar_chart(slide.blocks)
+    if chart is None:
+        return slide
+    grid, boxes, used = chart
+    blocks = [b for b in slide.blocks if not any(b is u for u in used)]
+    return Slide(page=slide.page, title=slide.title, blocks=blocks, tables=[*slide.tables, grid],
+                 table_boxes=[*slide.table_boxes, boxes])
+
+
+def _bar_chart(blocks: list[TextBlock]) -> tuple[list[list[str]], list[list[BBox | None]], list[TextBlock]] | None:
+    cats = sorted((b for b in blocks if b.bbox and _CATEGORY.match(b.text.strip())), key=lambda b: b.bbox[1])
+    axis: list[TextBlock] = []
+    for b in cats:
+        if axis and abs(b.bbox[1] - axis[0].bbox[1]) > 3:
+            if len(axis) >= 3:
+                break
+            axis = []
+        axis.append(b)
+    if len(axis) < 3:
+        return None
+    axis.sort(key=lambda b: b.bbox[0])
+    values = []
+    for cat in axis:
+        x0, x1 = cat.bbox[0] - 4, cat.bbox[2] + 4
+        above = [b for b in blocks if b.bbox and b is not cat and is_figure_cell(b.text) and b.bbox[3] <= cat.bbox[1] + 2
+                 and x0 <= (b.bbox[0] + b.bbox[2]) / 2 <= x1 and not _CATEGORY.match(b.text.strip())]
+        values.append(max(above, key=lambda b: b.bbox[3]) if above else None)
+    if sum(v is not None for v in values) < 3:
+        return None
+    top = min(v.bbox[1] for v in values if v is not None)
+    left, right = axis[0].bbox[0], axis[-1].bbox[2]
+    titles = [b for b in blocks if b.bbox and b.bbox[3] <= top + 2 and not is_figure_cell(b.text)
+              and b.bbox[0] < right and b.bbox[2] > left and b not in axis]
+    title = max(titles, key=lambda b: b.bbox[3]) if titles else None
+    if title is None:
+        return None
+    grid = [[""] + [c.text.strip() for c in axis], [title.text] + [v.text.strip() if v else "" for v in values]]
+    boxes: list[list[BBox | None]] = [[None] + [c.bbox for c in axis], [title.bbox] + [v.bbox if v else None for v in values]]
+    return grid, boxes, [*axis, *(v for v in values if v is not None), title]
 
 
 def _prose(ln: _Line) -> bool:
@@ -311,10 +363,43 @@ def _load_pptx(data: bytes, name: str) -> Deck | ParseFailure:
             blocks.extend(_frame_blocks(shape.text_frame, box))
         if not title and blocks:
             title, blocks = blocks[0].text, blocks[1:]
-        slides.append(Slide(page=n, title=title, blocks=blocks, tables=tables, table_boxes=boxes))
+        slides.append(_with_charts(Slide(page=n, title=title, blocks=_stacked_callouts(blocks), tables=tables,
+                                         table_boxes=boxes)))
     if not slides:
         return ParseFailure("no-content", f"{name} has no slides")
     return Deck(format="pptx", slides=slides, title=(prs.core_properties.title or ""))
+
+
+def _stacked_callouts(blocks: list[TextBlock]) -> list[TextBlock]:
+    """A KPI callout drawn as stacked text boxes (a big figure, a change line "▲ 12% Y/Y", a caption
+    "Net revenue") is one block, as when one box holds all three."""
+    out: list[TextBlock] = []
+    i = 0
+    while i < len(blocks):
+        head = blocks[i]
+        group = [head]
+        if head.bbox and head.size and is_figure_cell(head.text):
+            for nxt in blocks[i + 1:i + 3]:
+                last = group[-1]
+                if not (nxt.bbox and last.bbox and nxt.size and nxt.size < head.size and len(nxt.text.split()) <= 8):
+                    break
+                overlap = min(last.bbox[2], nxt.bbox[2]) - max(last.bbox[0], nxt.bbox[0])
+                gap = nxt.bbox[1] - last.bbox[3]
+                if overlap < 0.7 * min(last.bbox[2] - last.bbox[0], nxt.bbox[2] - nxt.bbox[0]) or not -2 <= gap <= head.size:
+                    break
+                group.append(nxt)
+        if len(group) > 1:
+            # Read as the caption names it, the change in parentheses after its figure: "Operating margin
+            # 55.3% (▼ 40 bps)", so the arrow moves the change, not the level.
+            changes = [b.text for b in group[1:] if any(ch.isdigit() for ch in b.text)]
+            captions = [b.text for b in group[1:] if not any(ch.isdigit() for ch in b.text)]
+            text = " ".join([*captions, head.text]) + (f" ({'; '.join(changes)})" if changes else "")
+            bbox = (min(b.bbox[0] for b in group), group[0].bbox[1], max(b.bbox[2] for b in group), group[-1].bbox[3])
+            out.append(TextBlock(text=text, bbox=bbox, size=head.size))
+        else:
+            out.append(head)
+        i += len(group)
+    return out
 
 
 def _frame_blocks(frame, box: BBox | None) -> list[TextBlock]:  # type: ignore[no-untyped-def]

@@ -1057,6 +1057,16 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"({_where(shifted)}), matching {printed}; the claim takes its period from "
                            f"{run.claim.resolution.period}, which names {shifted.period} as well as {run.period}.",
                            found=shifted.value, band=_band_of(run, shifted), cited=list(shifted.inputs))
+        if shifted is not None and not run.scale_shift and (early := _early_year_end(run, shifted)):
+            # Salesforce's fiscal 2025 ran February 2024 to January 2025: a table of several companies
+            # headed "FY2024" may mean the year that mostly fell in 2024, so the later year's figure
+            # under that heading is not shown to be wrong.
+            return _decide(run, "basis", "no-evidence",
+                           f"{printed} is {run.entity}'s {shifted.period} figure ({_where(shifted)}), not its "
+                           f"{run.period} one ({_fmt(primary.value, run.dim)}); its fiscal year ends in {early}, so "
+                           f"{shifted.period} falls mostly in the calendar year a heading shared with other companies "
+                           f"may call {run.period}, and the room does not settle which year the deck means.",
+                           cited=[*primary.inputs, *((f, "other-period") for f, _ in shifted.inputs)])
         reason = (f"{run.entity} {subject} for {run.period} is {_fmt(primary.value, run.dim)} ({_where(primary)}), "
                   f"not {printed}")
         if run.scale_shift:
@@ -1101,6 +1111,24 @@ def _heading_names(claim: Claim, period: str) -> bool:
     if (q := bare_quarter(text)) and year.startswith("FY"):
         named.add(f"Q{q} {year}")
     return _norm_period(period) in named
+
+
+_MONTH_NAMES = ("January", "February", "March")
+
+
+def _early_year_end(run: _Run, shifted: _Candidate) -> str | None:
+    """The month a company's fiscal year ends in, when that is January to March and the claim's period
+    came from a heading rather than its own words, and the figure it matches is the next fiscal year's."""
+    where = run.claim.resolution.period or ""
+    if not where.startswith(("column header", "slide title", "slide subtitle", "table corner")):
+        return None
+    now, then = re.search(r"FY(\d{4})$", run.period), re.search(r"FY(\d{4})$", shifted.period)
+    if not now or not then or int(then.group(1)) != int(now.group(1)) + 1 \
+            or run.period[: now.start()] != shifted.period[: then.start()]:
+        return None
+    fye = next((c.fiscal_year_end for c in run.docs if c.fiscal_year_end), None)
+    month = int(fye[2:4]) if fye and re.fullmatch(r"--\d{2}-\d{2}", fye) else 12
+    return _MONTH_NAMES[month - 1] if month <= 3 else None
 
 
 def _another_magnitude(claimed: Decimal, found: Decimal) -> bool:

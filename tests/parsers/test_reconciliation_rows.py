@@ -80,3 +80,25 @@ def test_a_named_quantity_as_a_share_of_revenue_is_that_quantitys_share(label: s
 def test_professional_services_is_the_services_line_not_a_slice_of_it(label: str, segment_basis: str) -> None:
     claims = _table_claims("$ millions", [(label, "$24")])
     assert [(c.metric, c.basis) for c in claims] == [("services_revenue", segment_basis)]
+
+
+@pytest.mark.parametrize(("first", "step", "last"), [
+    ("GAAP net loss per share - basic and diluted", "Stock-based compensation expense and related employer taxes",
+     "Non-GAAP earnings per share - diluted"),
+    ("GAAP diluted EPS", "Amortization of acquired intangibles", "Adjusted diluted EPS"),
+])
+def test_a_step_between_two_per_share_lines_is_a_per_share_amount(first, step, last):
+    claims = _table_claims("$ in millions except percentages and per share amounts", [
+        ("GAAP operating loss", "$(5)"), (step, "67"), (first, "$(0.16)"), (step, "0.64"), (last, "$0.63")])
+    by_cell = {c.text: c.unit for c in claims}
+    assert by_cell["0.64"] == "USD/share" and by_cell["67"] == "USD"
+
+
+@pytest.mark.parametrize(("label", "basis"), [
+    ("Non-GAAP professional services gross margin%", "segment:professional services"),
+    ("Adjusted North America operating margin", "segment:north america"),
+    ("Non-GAAP gross margin%", "non-GAAP"),
+])
+def test_a_segments_non_gaap_figure_is_the_segments_not_the_companys(label, basis):
+    claims = _table_claims("$ in millions except percentages", [(label, "20%")])
+    assert [c.basis for c in claims] == [basis]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import msgspec
 import pytest
 
 from _build import claim, cov, ev, fact, passage
+from parsers.model import Resolution
 from verdicts.model import RuleOutcome, Verdict
 from verdicts.rules import RULES, evaluate, needed_metrics, tolerance, verify
 
@@ -280,6 +282,27 @@ CASES = [
           ("+5%", "label:interest expense", "Interest expense", "(335)", "(319)"),
           ("up 10%", "capex", "Capital expenditures", "(1,100)", "(1,000)"),
       ))),
+    # A heading shared by several companies ("FY2024" over Mastercard, Salesforce, NVIDIA) may mean the
+    # year that mostly fell in 2024: for a company whose year ends in January to March, the next fiscal
+    # year's figure under it is not shown to be wrong; for a December year end it is a period shift.
+    *(case(f"the_next_fiscal_year_under_a_shared_heading_is_unsettled_for_a_{month}_year_end",
+           msgspec.structs.replace(claim(printed, "revenue", "FY2024", entity="Early Co"),
+                                   resolution=Resolution(period="column header 'Early Co'")),
+           ev([cov("early-10-K.html", "Early Co", "FY2025", "FY2024", fye=fye)],
+              fact("revenue", "FY2025", now, entity="Early Co", doc="early-10-K.html"),
+              fact("revenue", "FY2024", then, entity="Early Co", doc="early-10-K.html")),
+           verdict, *needles)
+      for month, fye, printed, now, then, verdict, needles in (
+          ("january", "--01-31", "$37.9B", "37,895", "34,857", "no-evidence", ("ends in January",)),
+          ("march", "--03-31", "$12.4B", "12,410", "11,020", "no-evidence", ("ends in March",)),
+          ("december", "--12-31", "$37.9B", "37,895", "34,857", "contradicted", ("period shift",)),
+      )),
+    case("the_next_fiscal_year_against_the_claims_own_words_is_a_period_shift",
+         msgspec.structs.replace(claim("$37.9B", "revenue", "FY2024", entity="Early Co"),
+                                 resolution=Resolution(period="the claim's words")),
+         ev([cov("early-10-K.html", "Early Co", "FY2025", "FY2024", fye="--01-31")],
+            fact("revenue", "FY2025", "37,895", entity="Early Co", doc="early-10-K.html"),
+            fact("revenue", "FY2024", "34,857", entity="Early Co", doc="early-10-K.html")), "contradicted"),
     # An undated sentence that compares its figure with earlier quarters: each figure is the period
     # named after it, the first the release's own.
     case("a_passage_figure_compared_with_named_quarters_is_the_documents_own_period",
