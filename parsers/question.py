@@ -70,6 +70,10 @@ def question(claim: Claim) -> Question:
     if claim.kind == "growth" and claim.unit in ("pp", "bp") and reg is not None and reg.ratio_of:
         # "Operating margin expanded 120 bps": this year's margin less last year's, in points.
         return Question("change", m, (growth_metric(m),), num=reg.ratio_of[0], den=reg.ratio_of[1])
+    if claim.kind == "growth" and claim.unit in ("pp", "bp") and (reg is None or reg.unit == "percent"):
+        # "Operating ratio (100) bps", "Net revenue retention down 2 points": a rate's move is this
+        # period's level less the prior one's.
+        return Question("change", m, (growth_metric(m),))
     if claim.kind == "growth":
         return Question("growth", m, (growth_metric(m),), alternates(m), rates=_GROWTH_RATES.get(m, ()))
     if claim.kind == "share":

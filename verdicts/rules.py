@@ -62,9 +62,15 @@ _STOP = frozenset("the of and a an in on for to by with from at as its our total
 _GENERIC = frozenset("revenue sale".split())
 
 
+# A slide's short forms of a filing's row words: "Other non-op. income", "Int. expense", "Oper. income".
+_ABBREVIATIONS = {"op": "operating", "oper": "operating", "opex": "operating expense", "exp": "expense",
+                  "int": "interest", "rev": "revenue", "mktg": "marketing", "admin": "administrative"}
+
+
 def _words(text: str) -> list[str]:
     t = text.lower().replace("&", " and ")
-    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in re.findall(r"\b[a-z][a-z0-9]*", t)]
+    words = [w for raw in re.findall(r"\b[a-z][a-z0-9]*", t) for w in _ABBREVIATIONS.get(raw, raw).split()]
+    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words]
 
 
 @lru_cache(maxsize=8192)
@@ -1017,8 +1023,11 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"{_fmt(earlier.value, run.dim)} ({_where(earlier)}) matches {printed}, but the later "
                            f"{primary.inputs[0][0].document} prints {_fmt(primary.value, run.dim)}, which may restate it.",
                            cited=[*primary.inputs, *((f, "superseded") for f, _ in earlier.inputs)])
-        if primary.how == "computed" and run.q.kind in ("growth", "margin", "share") and not run.scale_shift \
-                and abs(primary.value - run.claimed) <= 2 * run.tol:
+        # A margin's move in points may be the difference of the two margins each rounded to a tenth
+        # (P&G's "up 90 basis points" against 23.05% - 22.08% unrounded): up to a tenth either way.
+        slack = max(2 * run.tol, _TENTH) if run.q.kind == "change" else 2 * run.tol
+        if primary.how == "computed" and run.q.kind in ("growth", "margin", "share", "change") and not run.scale_shift \
+                and run.claim.bound in ("eq", "approx") and abs(primary.value - run.claimed) <= slack:
             # "Up 1.3%" against 94,943 / 93,775 - 1 = 1.25%, "10% of revenue" against 10.50%: within one
             # printed unit, the company's own rounding (or its unrounded figures) may give the claim's
             # figure; the room prints no rate to say.
@@ -1114,6 +1123,7 @@ def _heading_names(claim: Claim, period: str) -> bool:
 
 
 _MONTH_NAMES = ("January", "February", "March")
+_TENTH = Decimal("0.1")
 
 
 def _early_year_end(run: _Run, shifted: _Candidate) -> str | None:

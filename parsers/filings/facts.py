@@ -735,13 +735,14 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
     counted = _COUNTED.search(text) is not None
     heads = _HEAD_COUNT_WORD.search(text) is not None
     rates = ("%" in text or "percent" in text) and _GROWTH_VERB.search(text) is not None
-    if not (cues or money or counted or heads or rates):
+    moves = "points" in text and _MARGIN_MOVE.search(text) is not None
+    if not (cues or money or counted or heads or rates or moves):
         return out  # no figure below could be read: most of a filing's sentences, skipped before their period
     # A sentence that names no period speaks for its heading ("Full Fiscal 2025 Financial Highlights");
     # the period of what it compares with ("compared to an increase of 37.9% in fiscal 2021") is not its own.
     own = _COMPARED_PERIOD.split(text, maxsplit=1)[0]
-    period = period_from_text(own if len(own.strip()) > 15 else text, fye) or _heading_period(section_title, fye) \
-        or default_period
+    stated = period_from_text(own if len(own.strip()) > 15 else text, fye) or _heading_period(section_title, fye)
+    period = stated or default_period
     if period is None:
         return out
     if re.fullmatch(r"FY\d{4}", period) and (q := bare_quarter(text)):
@@ -773,6 +774,10 @@ def text_facts(text: str, entity: str, fye: FiscalYearEnd | None, default_period
         out.extend(_head_count_facts(text, fact))
     if rates:
         out.extend(_growth_sentence_facts(text, fact))
+    if moves and stated:
+        # A 10-Q discusses the quarter and the year to date in sentences alike; a move that names neither
+        # is not taken for the document's own period.
+        out.extend(_margin_move_facts(text, fact))
     if money:
         out.extend(_amount_of_facts(text, fact))
     figures = []
@@ -926,6 +931,33 @@ def _growth_sentence_facts(text: str, make) -> list[Fact]:
         basis = basis_from_text(f"{name} {after[:40]}") or ("GAAP" if not rate else reg.basis)
         out.append(make(metric if rate else growth_metric(metric), p, basis, "percent", -p.value if down else p.value,
                         None))
+    return out
+
+
+# "operating margin increased 90 basis points to 23.0%", "Gross margin decreased 20 basis points": a
+# margin's move in points, stated only where the sentence names the margin exactly.
+_MARGIN_MOVE = re.compile(
+    r"\b(?P<name>(?:gross|operating|net)(?: profit| income)? margins?)\s+(?:was\s+|were\s+)?"
+    r"(?P<verb>increased|decreased|expanded|contracted|improved|declined|rose|fell|grew|was up|was down|up|down)\s+"
+    r"(?:by\s+)?(?:approximately\s+|about\s+)?(?P<fig>\d{1,4}(?:\.\d+)?)\s*(?P<unit>basis points?|bps|bp|"
+    r"percentage points?|points?|pts)\b", re.I)
+
+
+def _margin_move_facts(text: str, make) -> list[Fact]:
+    out = []
+    for m in _MARGIN_MOVE.finditer(text):
+        metric = find_metric(m.group("name"), exact=True)
+        reg = by_id(metric) if metric else None
+        if reg is None or reg.unit != "percent" or not reg.ratio_of:
+            continue
+        p = next(iter(parse_printed(m.group("fig"))), None)
+        if p is None:
+            continue
+        p = msgspec.structs.replace(p, start=m.start("fig"), end=m.end("unit"), text=m.group(0)[m.start("fig") - m.start():])
+        points = p.value / 100 if m.group("unit").lower().startswith("b") else p.value
+        down = m.group("verb").lower() in ("decreased", "contracted", "declined", "fell", "was down", "down")
+        basis = basis_from_text(text[max(0, m.start() - 40):m.start()]) or "GAAP"
+        out.append(make(growth_metric(metric), p, basis, "pp", -points if down else points, None))
     return out
 
 

@@ -80,3 +80,16 @@ def test_a_line_break_inside_a_header_cell_separates_its_words(banner, periods):
     <tr><td></td><td>2025</td><td>2024</td></tr>
     <tr><td>Operating revenues</td><td>$6,152</td><td>$5,982</td></tr></table>""", title="Acme Corporation - Form 10-Q")
     assert {f.period for f in _facts(doc, "revenue")} == periods
+
+
+@pytest.mark.parametrize(("sentence", "metric", "points"), [
+    ("Operating income increased $98 million, or 2%, to $4.6 billion and operating margin increased 90 basis "
+     "points to 23.0% versus the prior year period.", "growth:operating_margin", Decimal("0.9")),
+    ("Gross margin decreased 20 basis points to 51.0% of net sales for the quarter.", "growth:gross_margin",
+     Decimal("-0.2")),
+    ("Net margin improved by 1.5 percentage points.", "growth:net_margin", Decimal("1.5")),
+])
+def test_a_margins_move_in_points_is_read_from_its_sentence(sentence, metric, points):
+    doc = _html(f"<h2>Three Months Ended March 31, 2025</h2><p>{sentence}</p>",
+                title="Acme Company Form 10-Q for the quarterly period ended March 31, 2025")
+    assert [(f.value, f.unit) for f in _facts(doc, metric, kind="text")] == [(points, "pp")]

@@ -265,6 +265,15 @@ CASES = [
          claim("1%", "label:stock-based compensation expense", "FY2024", label="Stock-based compensation expense"),
          ev(ROOM, fact("label:operating margin stock-based compensation expense", "FY2024", "18.0%", "units",
                        unit="percent", label="Stock-based compensation expense")), "no-evidence"),
+    # A slide's short forms of the row's words are the same row.
+    *(case(f"an_abbreviated_row_name_is_the_filings_row_{n}",
+           claim(printed, metric, "FY2024", label=label), ev(ROOM, fact(room_metric, "FY2024", cell, label=row)),
+           "supported")
+      for n, (printed, metric, label, room_metric, cell, row) in enumerate((
+          ("$210M", "label:other non-op. income/ expense", "Other non-op. income/(expense)",
+           "label:other non-operating income/ expense, net", "210", "Other non-operating income/(expense), net"),
+          ("$1.3B", "label:int. expense", "Int. expense", "label:interest expense", "1,269", "Interest expense"),
+      ))),
     # An expense or outflow is printed either way round: in parentheses on one page, plain on another.
     *(case(f"an_outflow_printed_with_the_other_sign_is_the_same_figure_{n}",
            claim(printed, metric, "FY2024", label=label), ev(ROOM, fact(metric, "FY2024", cell)), "supported")

@@ -87,3 +87,33 @@ def test_a_margin_move_compares_each_year_over_the_same_line(entity, metric, pri
     c = claim(printed, metric, "FY2024", entity=entity, kind="growth", comparison="FY2023")
     v = verify(c, ev(TWO_LINES, *TWO_LINE_FACTS))
     assert v.verdict == verdict, v.reason
+
+
+# A rate that is no ratio of two registry quantities (a railroad's operating ratio, a software company's
+# net revenue retention) moves by its level this period less its level a year before.
+@pytest.mark.parametrize(("metric", "label", "now", "then", "printed", "verdict"), [
+    ("label:operating ratio %", "Operating ratio", "59.0", "60.0", "(100) bps", "supported"),
+    ("label:operating ratio %", "Operating ratio", "59.0", "60.0", "50 bps", "contradicted"),
+    ("net_revenue_retention", "Net expansion rate", "112", "110", "+2 pts", "supported"),
+])
+def test_a_rates_move_in_points_is_the_difference_of_its_levels(metric, label, now, then, printed, verdict):
+    room = [cov("q.html", UNP, "Q2 FY2025", "Q2 FY2024")]
+    facts = [fact(metric, "Q2 FY2025", now, 0, unit="percent", entity=UNP, doc="q.html"),
+             fact(metric, "Q2 FY2024", then, 0, unit="percent", entity=UNP, doc="q.html")]
+    c = claim(printed, metric if not metric.startswith("label:") else "label:operating ratio", "Q2 FY2025", entity=UNP,
+              kind="growth", comparison="Q2 FY2024", label=label)
+    v = verify(c, ev(room, *facts))
+    assert v.verdict == verdict, v.reason
+
+
+# Margins rounded to a tenth before they are subtracted: "up 90 basis points" from 23.0% and 22.1%.
+@pytest.mark.parametrize(("printed", "verdict"), [("90 bps", "no-evidence"), ("0.9 pp", "no-evidence"),
+                                                  ("150 bps", "contradicted")])
+def test_a_move_within_the_rounding_of_its_margins_is_not_contradicted(printed, verdict):
+    room = [cov("pg-10-Q.html", "Procter Co", "Q3 FY2025", "Q3 FY2024")]
+    facts = [fact("operating_income", "Q3 FY2025", "4,600", entity="Procter Co", doc="pg-10-Q.html"),
+             fact("revenue", "Q3 FY2025", "19,955", entity="Procter Co", doc="pg-10-Q.html"),
+             fact("operating_income", "Q3 FY2024", "4,502", entity="Procter Co", doc="pg-10-Q.html"),
+             fact("revenue", "Q3 FY2024", "20,390", entity="Procter Co", doc="pg-10-Q.html")]
+    c = claim(printed, "operating_margin", "Q3 FY2025", entity="Procter Co", kind="growth", comparison="Q3 FY2024")
+    assert verify(c, ev(room, *facts)).verdict == verdict
