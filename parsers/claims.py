@@ -139,15 +139,17 @@ _SHARE_ANY = re.compile(r"(?:\b(?:as a )?(?:percent(?:age)?|share)\b|%)\s*of\s+(
 _FRACTION = re.compile(r"\bfraction\b|\bas a decimal\b", re.I)
 _SHARE_HEADER = re.compile(r"%\s*of|percent(?:age)? of|as a % of|share of|mix", re.I)
 _MARGIN_WORD = re.compile(r"\bmargins?\b|\brate\b", re.I)
+_RATIO_SPLIT = re.compile(r"\s+(?:to|over|divided by)\s+|\s*/\s*(?=[A-Za-z])", re.I)
 _RATIO_WORD = re.compile(r"\bratio\b|\bcover(?:ed|s|age)?\b|\bmultiple\b", re.I)
 _TABLE_SCALE = re.compile(
     r"(?:\$|us\$|usd|€|£|in)\s*(thousands|millions|billions)|\((thousands|millions|billions)\b"
     # "($M)", "(US$ bn)", "($000s)" as table corners print them.
     r"|\(\s*(?:\$|us\$|usd)\s*(k|000s|m|mm|mn|b|bn)\s*\)"
     # "FY2024, $mm", "$ millions", "$bn" as a corner cell prints them.
-    r"|(?:\$|us\$|usd)\s*(k|000s|mm|mn|bn|millions|billions|thousands)\b",
+    r"|(?:\$|us\$|usd)\s*(k|000s|mm|mn|bn|millions|billions|thousands|m|b)\b",
     re.I,
 )
+_CURRENCY_WORD = re.compile(r"\$|\busd\b", re.I)
 _SCALE_OF = {"thousands": 3, "k": 3, "000s": 3, "millions": 6, "m": 6, "mm": 6, "mn": 6, "billions": 9, "b": 9, "bn": 9}
 _PER_SHARE = re.compile(r"per share|\beps\b|per diluted share", re.I)
 _SHARES = re.compile(r"\bshares\b", re.I)
@@ -361,7 +363,9 @@ _COUNTED_NOUNS = frozenset("carloads passengers passenger miles units volumes to
                            "accounts locations stores days hours trips shipments orders".split())
 # The part of a balance due within a year, or after it: "current RPO" is not the whole RPO.
 _PORTION = frozenset({"current", "noncurrent", "non-current", "long-term", "short-term"})
-_LESS = re.compile(r"\s*(?:less|minus)\s+(?!than\b)[a-z]")
+# "Subscription revenue less monthly cloud", "Capex, net of proceeds and incentives": what is left once
+# a part is taken out is another quantity.
+_LESS = re.compile(r"\s*,?\s*(?:less|minus|net of)\s+(?!than\b)[a-z]")
 _WEAK = {"basic", "diluted", "products", "services", "subscription", "profit", "sales", "cash", "eps"}
 
 
@@ -374,7 +378,7 @@ _VERBS = frozenset("posted earned booked produced recorded logged registered dro
 # Words that say when or how big, not which part: "Third-quarter net sales", "the largest segment".
 _NOT_PART = frozenset("first second third fourth half quarter quarters fiscal year years months six nine three "
                       "twelve ytd year-to-date largest biggest smallest fastest fastest-growing highest lowest "
-                      "best strongest most".split())
+                      "best strongest most through via shareholders stockholders investors".split())
 
 
 def _qualifier(before: list[str], companies: list[str]) -> list[str]:
@@ -713,6 +717,12 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
                 column: str = "", slide_basis: str | None = None, basis_text: str | None = None) -> Claim:
     period = stated.period if stated else None
     kind, denom = _kind(clause, after, p, subject, header)
+    if kind == "ratio" and (parts := _RATIO_SPLIT.split(_mask_figures(clause, [p]), maxsplit=1))[1:]:
+        # "Adjusted debt to adjusted EBITDA of 2.8x": the quantity before "to" is divided by the one after;
+        # a numerator the registry does not know is its own label, never the denominator's name.
+        numerator, named = _subject(parts[0], []), find_metric(parts[1])
+        denom = named or denom
+        subject = numerator if numerator.metric != denom else _Subject(metric=None, label=numerator.label, segment=None)
     if kind == "share" and subject.metric in (None, denom) and (part := _share_part(clause, p)):
         # "Services accounted for 55.5% of revenue", "16% Greater China share of net sales": the part is
         # what the sentence names beside the figure, the whole what follows "of". A quantity the phrase
@@ -990,7 +1000,8 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     last = None
     unread: set[int] = set()
     since_change: list[str] = []
-    dated = [_dated_span(h, slide) for h in header]
+    named = False
+    dated = [_dated_span(h, slide) or _dated_header(h) for h in header]
     for c, h in enumerate(header):
         p = _period(dated[c]) if dated[c] else (None if _SPAN_YEAR.match(h) else _period(h))
         if p is None and h and (_GROWTH_HEAD.search(h) or _SHARE_HEADER.search(h)):
@@ -1002,11 +1013,13 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             unread.add(c)
         elif p is not None and c > 0:
             since_change.append(p)
+            named = True
         periods.append(p)
         last = p or last
-    if not any(_period(h) for h in header[1:]):
+    if not named and len({header[c] for c in unread if any(ch.isdigit() for ch in header[c])}) < 2:
         # No column names a period: the corner's ("FY2022, $ in billions"), the slide's or the deck's
-        # speaks for them all.
+        # speaks for them all. Two columns that print different dates we cannot read are two periods,
+        # and the slide's one would be wrong for at least one of them.
         unread = set()
         periods = [periods[0]] * len(periods) if periods and periods[0] else [None] * len(periods)
     metric_heads = [h if find_metric(_label_words(_mask(h))) else None for h in header]
@@ -1079,6 +1092,9 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 scale = _SCALE_OF[next(g for g in row_scale.groups() if g).lower()]
                 if p.unit == "count":
                     unit = "USD"
+            elif p.unit == "count" and p.scale > 0 and _CURRENCY_WORD.search(corner) and not _COUNT_ROW.search(label) \
+                    and not (reg is not None and reg.unit != "USD"):
+                unit = "USD"  # "44,062m" under a "USD m" corner: the corner names the currency its cells omit
             elif table_scale is not None and _bare_amount(p, label) and not (reg is not None and reg.unit != "USD") \
                     and not _PER_SHARE.search(head):
                 # "$ in billions except per share" scales a row's amounts, never its EPS column.
@@ -1110,6 +1126,36 @@ _SPAN_YEAR = re.compile(r"^\s*(3|6|9|three|six|nine)[\s-]*(?:mo\.?|mos\.?|months
                         r"(?:fy\s*)?'?((?:19|20)?\d{2})\s*$", re.I)
 _ENDED_ON = re.compile(r"\b(?:ended|ending|through|to)\s+(" + "|".join(sorted(MONTHS, key=len, reverse=True))
                        + r")\.?\s+(\d{1,2}),?\s+(?:19|20)\d{2}\b", re.I)
+
+
+_MONTH_YEAR = re.compile(r"^\s*(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?[-\s'/]+((?:19|20)?\d{2})"
+                         r"(?:\s+(?:qtr|quarter))?\s*$", re.I)
+_NUMERIC_DATE = re.compile(r"^\s*(\d{1,2})/(\d{1,2})/((?:19|20)?\d{2})\s*$")
+_WRITTEN_DATE = re.compile(r"^\s*(?:as\s+(?:of|at)\s+)?(" + "|".join(sorted(MONTHS, key=len, reverse=True))
+                           + r")\.?\s+(\d{1,2}),?\s+((?:19|20)\d{2})\s*$", re.I)
+_MONTH_NAME = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+               "November", "December")
+
+
+def _dated_header(head: str) -> str | None:
+    """A column headed by a date ("Dec-24", "6/30/25", "Jan 31, 2025") as the words a filing prints for a
+    balance at it ("as of December 31, 2024"), for the company's calendar to place; a month alone is its
+    last day."""
+    import calendar
+
+    t = _norm(head)
+    if m := _WRITTEN_DATE.match(t):
+        month, day, year = MONTHS[m.group(1).lower()], int(m.group(2)), int(m.group(3))
+    elif m := _NUMERIC_DATE.match(t):
+        month, day, year = int(m.group(1)), int(m.group(2)), int(m.group(3)) % 100 + 2000
+    elif m := _MONTH_YEAR.match(t):
+        month, year = MONTHS[m.group(1).lower()], int(m.group(2)) % 100 + 2000
+        day = calendar.monthrange(year, month)[1]
+    else:
+        return None
+    if not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(year, month)[1]:
+        return None
+    return f"as of {_MONTH_NAME[month - 1]} {day}, {year}"
 
 
 def _dated_span(head: str, slide: Slide) -> str | None:

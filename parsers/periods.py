@@ -181,6 +181,7 @@ _ENDED = re.compile(
     re.I,
 )
 _WEEKS_MONTHS = {"13": 3, "26": 6, "39": 9, "52": 12, "53": 12}
+_AS_OF = re.compile(r"\b(?:as\s+(?:of|at)|at)\s+([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b", re.I)
 _ENDING = re.compile(r"end(?:ed|ing)", re.I)
 _YEAR = re.compile(r"(?<![\d$.,])(20\d{2}|19\d{2})(?!\d|[.,]\d|%)")  # "In 2024, we..." is a year
 
@@ -233,6 +234,18 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
             return f"FY{fiscal_year_of(end, fye)}"
         start = end - timedelta(days=int(months * 30.44) - 1)
         return label_for_span(start, end, fye)
+    m = _AS_OF.search(text)
+    if m and m.group(1).lower() in MONTHS:
+        # "as of June 30, 2025": a balance at a quarter's end is that quarter's, at the year's end the year's.
+        try:
+            end = date(int(m.group(3)), MONTHS[m.group(1).lower()], int(m.group(2)))
+        except ValueError:
+            end = None
+        if end is not None:
+            label = label_for_span(end - timedelta(days=90), end, fye)
+            if label.startswith(("Q1 ", "Q2 ", "Q3 ")):
+                return label
+            return f"FY{fiscal_year_of(end, fye)}"
     m = _FY.search(text)
     if m:
         return f"FY{_year(m.group(1))}"

@@ -90,7 +90,7 @@ def question(claim: Claim) -> Question:
         # "Operating cash flow covered capex 1.3x": the claim names its own denominator.
         ratio_of = (m, claim.denominator)
         m = ratio_metric(*ratio_of)
-    if ratio_of is None and claim.kind in ("margin", "ratio"):
+    if ratio_of is None and claim.kind == "margin":
         margin = next((r for r in REGISTRY if r.ratio_of and r.ratio_of[0] == m), None)
         if margin is not None:
             m, ratio_of = margin.id, margin.ratio_of

@@ -46,6 +46,16 @@ class _DeckPlaces(msgspec.Struct):
     footer: str
 
 
+def _corner_of(claim: Claim, slide: Slide) -> str:
+    """The corner cell of the slide table the claim was read from, if it was read from one."""
+    if not claim.row:
+        return ""
+    for table in slide.tables:
+        if table and table[0] and claim.column in table[0][1:] and any(r and r[0] == claim.row for r in table[1:]):
+            return table[0][0]
+    return ""
+
+
 def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogue: Catalogue) -> tuple[RoomEntity | None, str]:
     """The claim's company and where it was found, or None and what was looked at."""
     own = " ".join(x for x in (claim.text, claim.row, claim.column) if x)
@@ -60,6 +70,10 @@ def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogu
         if paragraph and (hit := next(iter(catalogue.named_in(paragraph[: paragraph.find(claim.text)])[-1:]), None)):
             # "Netflix grew revenue to $11.08 billion. Its operating margin reached 34.1%."
             return hit.entity, f"its paragraph, which names {hit.name!r} before it"
+        corner = _corner_of(claim, slide)
+        if corner and (e := _one(catalogue.named_in(corner))):
+            # "IBM, USD m | 2Q24 | 2Q25": a table's corner names whose figures its rows are.
+            return e, f"its table's corner {quoted(corner)}"
         for where, text in (("slide title", slide.title), ("slide subtitle", _subtitle(slide))):
             if text and (e := _one(catalogue.named_in(text))):
                 return e, f"{where} {quoted(text)}"

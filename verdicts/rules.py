@@ -28,6 +28,8 @@ from functools import lru_cache
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
+import msgspec
+
 from parsers.entities import same_entity
 from parsers.metrics import alternates, basis_from_text, by_id, label_metric
 from parsers.model import Claim, Fact, FactSource
@@ -450,6 +452,8 @@ def _locate(run: _Run) -> RuleOutcome:
                 # words a deck copies ("Other income/(expense), net"). Other ids keep the group their row
                 # sits under, which tells apart the same line in two reconciliations.
                 uses = _uses(q, label_metric(fact.label))
+                if uses:
+                    fact = msgspec.structs.replace(fact, metric=label_metric(fact.label))
             run.facts.extend((fact, use) for use in uses)
     source = "facts"
     if not run.facts and is_label(q.metric):
@@ -1174,7 +1178,11 @@ def _best_other(run: _Run, other: list[_Candidate]) -> _Candidate | None:
 
 
 def _period_shift(run: _Run) -> _Candidate | None:
-    shifted = [c for c in run.candidates if not _in_period(run, c) and _same_slot(run, c) and _within(run, c)]
+    # A figure for a year more than one after the claim's is a schedule's (debt maturing in 2028), not the
+    # value a deck shifted by a period.
+    horizon = (_fiscal_year(run.period) or 9998) + 1
+    shifted = [c for c in run.candidates if not _in_period(run, c) and _same_slot(run, c) and _within(run, c)
+               and (_fiscal_year(c.period) or 0) <= horizon]
     shifted.sort(key=lambda c: (c.how != "printed", _period_order(c.period)))
     return shifted[0] if shifted else None
 
@@ -1225,7 +1233,7 @@ def _citation(fact: Fact, role: str) -> Citation:
 
 _OUTFLOW = re.compile(r"\b(?:expenses?|costs?|capex|capital expenditures?|purchases?|payments?|repurchases?|"
                       r"dividends? paid|outflows?|cost_of_revenue|operating_expenses|sales_and_marketing|"
-                      r"research_and_development|general_and_administrative)\b", re.I)
+                      r"research_and_development|general_and_administrative|share_repurchases)\b", re.I)
 
 
 _STEPS: tuple[tuple[str, Callable[[_Run], RuleOutcome]], ...] = (

@@ -312,6 +312,10 @@ CASES = [
          ev([cov("early-10-K.html", "Early Co", "FY2025", "FY2024", fye="--01-31")],
             fact("revenue", "FY2025", "37,895", entity="Early Co", doc="early-10-K.html"),
             fact("revenue", "FY2024", "34,857", entity="Early Co", doc="early-10-K.html")), "contradicted"),
+    case("a_schedules_later_year_is_no_period_shift",
+         claim("$2.5B", "label:total debt", "Q2 FY2025", label="Total debt"),
+         ev([cov(Q10, "Acme Inc.", "Q2 FY2025", "FY2024")], fact("label:total debt", "Q2 FY2025", "32,813", doc=Q10),
+            fact("label:total debt", "FY2028", "2,522", doc=Q10)), "no-evidence", "of another magnitude"),
     # An undated sentence that compares its figure with earlier quarters: each figure is the period
     # named after it, the first the release's own.
     case("a_passage_figure_compared_with_named_quarters_is_the_documents_own_period",
