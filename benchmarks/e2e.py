@@ -206,7 +206,7 @@ async def _bench(base: str, rooms: Path, dsn: str, rounds: int, subscribers: int
 def main() -> int:
     rounds = int(os.environ.get("BENCH_ROUNDS", "10"))
     subscribers = int(os.environ.get("BENCH_SUBSCRIBERS", "200"))
-    settle = os.environ.get("TICKMARK_SETTLE_SECONDS", "0.25")
+    settle = os.environ.get("TICKMARK_SETTLE_SECONDS", "0.1")
     # The webhook receiver is on loopback, which webhook targets may only be when allowed.
     with serving("tickmark-bench-e2e-", TICKMARK_SETTLE_SECONDS=settle, TICKMARK_WEBHOOK_ALLOW_LOOPBACK="1") as served:
         out = asyncio.run(_bench(served.base, served.rooms, served.dsn, rounds, subscribers))

@@ -36,7 +36,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A job whose worker stops heartbeating for this long is taken by another worker."""
     public_url: str | None = None
     """Base of the links in webhook payloads; default ``http://host:port``."""
-    settle_seconds: float = 0.25
+    settle_seconds: float = 0.1
     """A watched file is parsed once its size and sha256 are unchanged over this interval."""
     webhook_max_attempts: int = 6
     webhook_backoff_seconds: float = 2.0
@@ -101,7 +101,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         llm_timeout_s=float(e.get("TICKMARK_LLM_TIMEOUT_S", "120")),
         heartbeat_seconds=float(e.get("TICKMARK_HEARTBEAT_SECONDS", "30")),
         public_url=(e.get("TICKMARK_PUBLIC_URL") or "").rstrip("/") or None,
-        settle_seconds=float(e.get("TICKMARK_SETTLE_SECONDS", "0.25")),
+        settle_seconds=float(e.get("TICKMARK_SETTLE_SECONDS", "0.1")),
         webhook_max_attempts=int(e.get("TICKMARK_WEBHOOK_MAX_ATTEMPTS", "6")),
         webhook_backoff_seconds=float(e.get("TICKMARK_WEBHOOK_BACKOFF_SECONDS", "2")),
         webhook_timeout_seconds=float(e.get("TICKMARK_WEBHOOK_TIMEOUT_SECONDS", "10")),

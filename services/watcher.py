@@ -237,6 +237,7 @@ class RoomWatcher:
     async def _settle_once(self, room: str, found: RoomFile) -> None:
         rel, path = found.rel, found.path
         previous: tuple[int, str] | None = None
+        wait = self._settle
         while True:
             if not path.is_file():
                 if not path.exists():
@@ -253,8 +254,11 @@ class RoomWatcher:
                 continue
             if previous == (size, digest):
                 break
+            if previous is not None:
+                # Still being written: each time it has moved, give the writer twice as long to pause.
+                wait = min(wait * 2, _SETTLE_CAP_S)
             previous = (size, digest)
-            await asyncio.sleep(self._settle)
+            await asyncio.sleep(wait)
         if _kind_of(rel) == "deck":
             submitted = await self._pipeline.submit_deck(room, rel, data, trigger="watch")
         else:
@@ -263,6 +267,9 @@ class RoomWatcher:
         if submitted.queued:
             log.info("%s/%s settled (%d bytes)%s", room, rel, size,
                      f"; run {submitted.run_id} queued" if submitted.run_id else "; parse queued")
+
+
+_SETTLE_CAP_S = 2.0
 
 
 def _awatch(root: Path, stop: asyncio.Event, polling: bool):  # type: ignore[no-untyped-def]
