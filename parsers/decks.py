@@ -19,7 +19,10 @@ __all__ = ["MAX_BYTES", "is_figure_cell", "load_deck", "repeated_lines"]
 MAX_BYTES = 200 * 1024 * 1024
 
 _BULLET = re.compile(r"^\s*(?:[•●◦▪▸►■\-–*]|\d{1,2}[.)])\s+|^[•●◦▪▸►■]")
-_LIGATURES = str.maketrans({"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "\u00a0": " "})
+# Ligatures, and the private-use glyphs some presentation fonts draw parentheses with (docling reads
+# Elastic's "(22)" as "\ue08122\ue082"): a figure in them is negative.
+_LIGATURES = str.maketrans({"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "\u00a0": " ",
+                            "\ue081": "(", "\ue082": ")"})
 _TABLE_SEP = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -35,7 +38,7 @@ def load_deck(data: bytes, name: str) -> Deck | ParseFailure:
     if data[:2] == b"PK" or ext == "pptx":
         return _load_pptx(data, name)
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig").translate(_LIGATURES)
     except UnicodeDecodeError:
         return ParseFailure("unsupported", f"{name} is neither PDF, PPTX nor UTF-8 text")
     if ext == "json" or text.lstrip().startswith("{"):
@@ -536,10 +539,18 @@ def _load_text(text: str) -> Deck | ParseFailure:
 # ---------------------------------------------------------------- docling JSON
 
 
+def _translated(obj: dict) -> dict:
+    for key in ("text", "orig"):
+        if isinstance(obj.get(key), str):
+            obj[key] = obj[key].translate(_LIGATURES)
+    return obj
+
+
 def _load_docling(text: str, name: str) -> Deck | ParseFailure:
     """A DoclingDocument export: texts and tables carry their page and a bottom-left-origin box."""
     try:
-        doc = json.loads(text)
+        # The glyphs are \u-escaped in the JSON: translated once decoded.
+        doc = json.loads(text, object_hook=_translated)
     except json.JSONDecodeError as exc:
         return ParseFailure("corrupt", f"{name} is not valid JSON: {exc}")
     if not isinstance(doc, dict) or "texts" not in doc:

@@ -60,7 +60,8 @@ def needed_metrics(claim: Claim) -> set[str]:
 # ---------------------------------------------------------------- metrics, units, periods, bases
 
 # Compared after _words strips a plural "s": "sales" is "sale", "revenues" is "revenue".
-_STOP = frozenset("the of and a an in on for to by with from at as its our total net".split())
+# "Add: Interest paid on long-term debt" is the interest paid, as a reconciliation step or a line.
+_STOP = frozenset("the of and a an in on for to by with from at as its our total net add less plus".split())
 _GENERIC = frozenset("revenue sale".split())
 
 

@@ -77,6 +77,19 @@ _NON_GAAP_TITLE = re.compile(r"non[- ]?gaap|reconciliation|free cash flow|adjust
 # reconciles to an adjusted measure heads its GAAP inputs.
 _NON_GAAP_GROUP = re.compile(r"non[- ]?gaap|\badjusted\b", re.I)
 _RECONCILES = re.compile(r"reconcil|\bto\b", re.I)
+# A table title carried into a column's header ("Reconciliation of GAAP to Non-GAAP Data ... Three Months
+# Ended") names both bases and states neither for the column.
+_RECONCILIATION_TITLE = re.compile(r"\breconciliations? of GAAP to non-GAAP(?: data| financial measures| measures)?"
+                                   r"|\bGAAP to non-GAAP reconciliations?", re.I)
+
+
+def _header_basis(header: str) -> str | None:
+    if _RECONCILIATION_TITLE.search(header):
+        # Under "Reconciliation of GAAP to Non-GAAP Data / Adjusted Free Cash Flow" the quantity reconciled
+        # is named, not a column's basis; only "Excluding Currency Changes" sets a column apart.
+        basis = basis_from_text(_RECONCILIATION_TITLE.sub(" ", header))
+        return basis if basis in ("constant-currency", "organic") else None
+    return basis_from_text(header)
 
 
 # "Domestic Segment Results", "International Segment Non-GAAP Results": the rows are that segment's.
@@ -247,12 +260,12 @@ def _unsure_basis_columns(table: Table) -> set[int]:
     """Columns whose basis the table leaves open: where headers print "GAAP" and "Non-GAAP" over groups
     of periods, a column that names neither and whose period another column also has may be either
     (a PDF sets a spanning "Non-GAAP" over one column of its group, as Intel's summary shows)."""
-    headers = [" ".join(c.header) for c in table.columns]
+    headers = [_RECONCILIATION_TITLE.sub(" ", " ".join(c.header)) for c in table.columns]
     if not (any(_NON_GAAP_GROUP.search(h) for h in headers) and any(states_gaap(h) for h in headers)):
         return set()
     periods = Counter(c.period for c in table.columns if c.period)
     return {i for i, (c, h) in enumerate(zip(table.columns, headers))
-            if c.period and periods[c.period] > 1 and not (states_gaap(h) or basis_from_text(h))}
+            if c.period and periods[c.period] > 1 and not (states_gaap(h) or _header_basis(h))}
 
 
 _BARE_YEAR = re.compile(r"\s*(?:19|20)\d{2}\s*(?:\(\w\))?\s*")
@@ -485,7 +498,7 @@ def growth_facts(table: Table, entity: str, fye: FiscalYearEnd | None,
             if period is None:
                 continue
             basis = stated or ("constant-currency" if _CURRENCY_NEUTRAL.search(header) else
-                               basis_from_text(header) or "GAAP")
+                               _header_basis(header) or "GAAP")
             text = cell.text
             out.append(Fact(
                 entity=entity, metric=growth_metric(metric), label=row.label or row.group, basis=basis,
@@ -618,8 +631,9 @@ def table_facts(
             text = cell.text
             if stated is None and cell.column in unsure:
                 continue
-            # "GAAP Q4 FY25 | Non-GAAP Q4 FY25", "% change in constant currency": a column may state the basis.
-            basis = stated or basis_from_text(header) or "GAAP"
+            # "GAAP Q4 FY25 | Non-GAAP Q4 FY25", "% change in constant currency": a column may state the basis;
+            # a table title carried into the header ("Reconciliation of GAAP to Non-GAAP Data") states none.
+            basis = stated or _header_basis(header) or "GAAP"
             dims: dict[str, str] = {}
             period, period_start, period_end = col.period, col.period_start, col.period_end
             if reg is not None and reg.instant and period_start is not None:

@@ -93,3 +93,18 @@ def test_a_margins_move_in_points_is_read_from_its_sentence(sentence, metric, po
     doc = _html(f"<h2>Three Months Ended March 31, 2025</h2><p>{sentence}</p>",
                 title="Acme Company Form 10-Q for the quarterly period ended March 31, 2025")
     assert [(f.value, f.unit) for f in _facts(doc, metric, kind="text")] == [(points, "pp")]
+
+
+@pytest.mark.parametrize(("title", "row", "metric", "basis"), [
+    ("Reconciliation of GAAP to Non-GAAP Data Adjusted Free Cash Flow (unaudited)",
+     "Net cash provided by operating activities", "operating_cash_flow", "GAAP"),
+    ("Reconciliation of GAAP to Non-GAAP Data Supplementary Information (unaudited)", "Total deferred revenue",
+     "deferred_revenue", "GAAP"),
+])
+def test_a_reconciliation_title_carried_into_the_header_states_no_basis_for_its_columns(title, row, metric, basis):
+    doc = _html(f"""<div>(in thousands)</div><table>
+    <tr><td></td><td colspan="2">{title}</td></tr>
+    <tr><td></td><td colspan="2">Three Months Ended July 31,</td></tr>
+    <tr><td></td><td>2024</td><td>2023</td></tr>
+    <tr><td>{row}</td><td>88,058</td><td>52,389</td></tr></table>""", title="Acme N.V. Reports First Quarter Fiscal 2025 Results")
+    assert {f.basis for f in _facts(doc, metric)} == {basis}

@@ -102,3 +102,9 @@ def test_a_step_between_two_per_share_lines_is_a_per_share_amount(first, step, l
 def test_a_segments_non_gaap_figure_is_the_segments_not_the_companys(label, basis):
     claims = _table_claims("$ in millions except percentages", [(label, "20%")])
     assert [c.basis for c in claims] == [basis]
+
+
+@pytest.mark.parametrize(("cell", "value"), [("\ue08122\ue082", Decimal("-22")), ("$\ue0810.48\ue082", Decimal("-0.48"))])
+def test_parentheses_a_font_draws_as_private_glyphs_make_a_figure_negative(cell, value):
+    claims = _table_claims("$ in millions except per share amounts", [("GAAP net loss per share, basic", cell)])
+    assert [c.value for c in claims] == [value]
