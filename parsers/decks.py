@@ -243,6 +243,7 @@ def _rows(lines: list[_Line]) -> list[list[_Line]]:
     return [sorted(r, key=lambda ln: ln.bbox[0]) for r in rows]
 
 
+_BARE_YEAR = re.compile(r"^(?:19|20)\d{2}$")
 # A cell a table prints for a figure it does not give: "n.m." (not meaningful), "n/a", a dash.
 _NOT_MEANINGFUL = re.compile(r"(?:n\.?m\.?|n/m|n/?a|nmf|[-\u2013\u2014*])$", re.I)
 
@@ -254,7 +255,9 @@ def _take_table(lines: list[_Line]) -> tuple[list[list[str]], list[list[BBox | N
     by the header cells' x positions.
     """
     rows = _rows(lines)
-    is_data = [len(r) >= 2 and not is_figure_cell(r[0].text) and any(is_figure_cell(x.text) for x in r[1:])
+    # A bare year beside words is a wrapped caption's end ("quarter of" / "2025"), not a row's figure.
+    is_data = [len(r) >= 2 and not is_figure_cell(r[0].text)
+               and any(is_figure_cell(x.text) and not _BARE_YEAR.match(x.text.strip()) for x in r[1:])
                and all(is_figure_cell(x.text) or _NOT_MEANINGFUL.match(x.text.strip()) for x in r[1:]) for r in rows]
     # A table's rows sit at a steady pitch; a footer and page number far below are not one more row.
     for k in range(1, len(rows)):
@@ -416,7 +419,7 @@ def _frame_blocks(frame, box: BBox | None) -> list[TextBlock]:  # type: ignore[n
             paras.append((text, size, p.level))
     figures = [t for t, _, _ in paras if is_figure_cell(t)]
     words = sum(len(t.split()) for t, _, _ in paras)
-    if 2 <= len(paras) <= 3 and len(figures) == 1 and words <= 12:
+    if 2 <= len(paras) <= 3 and len(figures) == 1 and words <= 16:
         size = max((z for _, z, _ in paras if z), default=None)
         return [TextBlock(text=" ".join(t for t, _, _ in paras), bbox=box, size=size)]
     out, parent = [], ""
@@ -482,7 +485,7 @@ def _load_markdown(text: str) -> Deck | ParseFailure:
     for raw in text.replace("\r\n", "\n").split("\n"):
         line = raw.strip()
         if kpi is not None and line and not line.startswith(("#", "|", "-", "*", "<")) and kpi in blocks \
-                and len(line.split()) <= 12:
+                and len(line.split()) <= 16:
             # A callout figure and the caption under it are one claim: "## 86¢" + "Diluted EPS, Q1 FY2024".
             blocks[blocks.index(kpi)] = TextBlock(text=f"{kpi.text} {_unescape(' '.join(line.split()))}")
             kpi = None

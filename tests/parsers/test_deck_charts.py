@@ -109,3 +109,25 @@ def test_a_rows_own_unit_scales_its_bare_figures(row, scale):
     assert [(c.value, c.scale, c.unit) for c in claims.claims] == [(Decimal("164.5"), scale, "USD"),
                                                                   (Decimal("39.0"), scale, "USD")]
     assert [d.why for d in claims.discarded if "101.8" in d.text] == ["the author's own figure across the table"]
+
+
+def test_callout_captions_that_wrap_onto_a_year_are_no_table():
+    # Three KPI boxes side by side; each caption wraps, the last line of two ending in a bare year.
+    texts = []
+    for k, (big, first, second) in enumerate([("$2.10 billion", "Research and development expense, the second",
+                                                "quarter of 2025"),
+                                               ("196 cents", "Diluted earnings per share, the second", "quarter of 2024"),
+                                               ("$9,977 million", "Gross profit, the second quarter of", "2025")]):
+        x = 40 + 300 * k
+        texts += [(x, 200, big, 28), (x, 236, first, 11), (x, 250, second, 11)]
+    deck = _pdf("IBM: 2Q25 at a glance", texts)
+    (slide,) = deck.slides
+    assert not slide.tables
+    assert [c.value for c in extract_claims(deck).claims] == [Decimal("2.10"), Decimal("196"), Decimal("9977")]
+
+
+@pytest.mark.parametrize("caption", ["Cloud services and license support share of total revenues, the first quarter of fiscal 2025",
+                                     "Subscription and support share of total revenues, the fiscal year ended January 31, 2024"])
+def test_a_callouts_long_caption_is_still_its_caption(caption):
+    deck = _md(f"# Review\n\n---\n\n# Oracle at a glance\n\n## 79%\n\n{caption}\n")
+    assert [c.text for c in extract_claims(deck).claims] == [f"79% {caption}"]
