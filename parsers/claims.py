@@ -399,6 +399,8 @@ def _qualifier(before: list[str], companies: list[str]) -> list[str]:
     return [re.sub(r"'s$", "", w) for w in before if part(w)]
 
 
+_AND_INVESTMENTS = re.compile(r"\s*,?\s*(?:(?:and|&)\s+)?(?:cash equivalents,?\s+)?(?:and|&|plus)\s+(?:short-term\s+|"
+                              r"marketable\s+)?(?:investments|securities|marketable securities|restricted cash)\b", re.I)
 _STEP = re.compile(r"^\s*(?:less|add|plus|minus|deduct)\s*:\s*", re.I)
 # "Adjusted EPS (US¢)", "Revenue (US$m)": the currency a row is printed in, not part of its name.
 _CURRENCY_NOTE = re.compile(r"\((?:US|USD|US\$|\$|¢|€|£|EUR|GBP)[^)]{0,6}\)", re.I)
@@ -431,6 +433,9 @@ def _subject(text: str, companies: list[str]) -> _Subject:
         # "Subscription revenue less monthly cloud": what is left once a part is taken out is another
         # quantity, as is a balance's current portion; the room prints either (if at all) under its
         # own label.
+        return _Subject(metric=None, label=label, segment=None)
+    if metric == "cash" and _AND_INVESTMENTS.match(after):
+        # "Cash, cash equivalents and investments", "cash and marketable securities": cash with more in it.
         return _Subject(metric=None, label=label, segment=None)
     if re.match(r"\s*per\s+(?!share\b)[a-z]", after):
         # "Revenue per paying membership", "sales per square foot": an average, another quantity.

@@ -625,6 +625,8 @@ def _period(run: _Run) -> RuleOutcome:
         prior = _comparison(run)
         computable = any(u == "base" for _, u in here) and prior is not None and any(
             u == "base" and _same_period(prior, f) for f, u in run.facts)
+    elif run.q.kind == "value" and not printed:
+        computable = bool(_quarter_parts(run))
     if not printed and not computable:
         other = sorted({_norm_period(f.period) for f, _ in run.facts}, key=_period_order)
         what = _metric_name(run.q.metric)
@@ -780,6 +782,45 @@ def _computed(run: _Run) -> list[_Candidate]:
     return out
 
 
+# A quarter no document prints is the year to date less the quarters before it: Q1 = H1 - Q2 from a
+# second-quarter 10-Q, Q3 = 9M - H1, Q4 = FY - 9M.
+_QUARTER_FROM = {"Q1": ("H1", "Q2"), "Q2": ("H1", "Q1"), "Q3": ("9M", "H1"), "Q4": ("", "9M")}
+
+
+def _quarter_parts(run: _Run) -> list[tuple[Fact, Fact]]:
+    """(year-to-date, other part) pairs of printed figures that give the claim's quarter, one per basis."""
+    m = re.fullmatch(r"(Q[1-4]) FY(\d{4})", run.period)
+    reg = by_id(quantity(run.q.metric).base)
+    if m is None or reg is None or reg.instant or reg.unit not in ("USD", "count"):
+        return []
+    whole, part = _QUARTER_FROM[m.group(1)]
+    year = m.group(2)
+    want = (f"{whole} FY{year}".strip(), f"{part} FY{year}")
+    by: dict[tuple[str, str], list[Fact]] = {}
+    for f, u in run.facts:
+        if u == "printed" and _norm_period(f.period) in want:
+            by.setdefault((_norm_period(f.period), run.basis(f)), []).append(f)
+    out = []
+    for (period, basis), facts in by.items():
+        if period == want[0] and (want[1], basis) in by:
+            out.append((_best(run, facts), _best(run, by[(want[1], basis)])))
+    return out
+
+
+def _derived_quarters(run: _Run) -> list[_Candidate]:
+    out = []
+    for whole, part in _quarter_parts(run):
+        value = whole.value - part.value
+        out.append(_Candidate(
+            value=value, metric=run.q.metric, basis=run.basis(whole), period=run.period, how="computed",
+            inputs=((whole, "evidence"), (part, "other-period")), half=_half_unit(whole) + _half_unit(part),
+            recency=max(run.recency(whole), run.recency(part)),
+            arithmetic=f"{whole.as_printed} ({_norm_period(whole.period)}) - {part.as_printed} "
+                       f"({_norm_period(part.period)}) = {_fmt(value, run.dim)}",
+        ))
+    return out
+
+
 def _slice_share(run: _Run) -> list[_Candidate]:
     """A named slice's share of the whole: the whole's figure on that slice's segment basis (a tagged
     "Data Center" revenue) over the whole's reported total."""
@@ -864,7 +905,11 @@ def _compute(run: _Run) -> RuleOutcome:
         run.basis_fallback = "reported"
     run.candidates = [_printed_candidate(run, f, u) for f, u in run.facts if u in ("printed", "alternate")]
     if run.q.kind == "value":
-        return RuleOutcome("compute", "skip", "a value claim: nothing to compute")
+        derived = _derived_quarters(run)
+        run.candidates += derived
+        if not derived:
+            return RuleOutcome("compute", "skip", "a value claim: nothing to compute")
+        return RuleOutcome("compute", "pass", "; ".join(c.arithmetic for c in derived[:3]))
     computed = _computed(run)
     run.candidates += computed
     if not any(_in_period(run, c) for c in run.candidates):

@@ -641,3 +641,23 @@ def test_a_figure_as_first_reported_that_a_later_filing_recasts_is_not_settled(m
                   fact(metric, "FY2023", recast), fact(metric, "FY2023", first, doc="old.html")))
     assert v.verdict == "no-evidence" and "may restate it" in v.reason, v.reason
     assert {("old.html", "superseded"), (K10, "evidence")} <= {(c.document, c.role) for c in v.citations}
+
+
+# A quarter no document prints is the year to date less the quarters before it.
+@pytest.mark.parametrize(("printed", "period", "facts", "verdict"), [
+    ("$19,335M", "Q1 FY2025", [("H1 FY2025", "41,831"), ("Q2 FY2025", "22,496")], "supported"),
+    ("$20.1B", "Q1 FY2025", [("H1 FY2025", "41,831"), ("Q2 FY2025", "22,496")], "contradicted"),
+    ("$25.7B", "Q4 FY2024", [("FY2024", "97,690"), ("9M FY2024", "71,983")], "supported"),
+])
+def test_a_quarter_is_the_year_to_date_less_its_other_quarters(printed, period, facts, verdict):
+    room = [cov(Q10, "Acme Inc.", "Q2 FY2025", "H1 FY2025", "FY2024", "9M FY2024")]
+    v = verify(claim(printed, "revenue", period), ev(room, *(fact("revenue", p, cell, doc=Q10) for p, cell in facts)))
+    assert v.verdict == verdict, v.reason
+    assert {c.role for c in v.citations} >= {"evidence", "other-period"}
+
+
+def test_a_balance_is_never_a_difference_of_two_dates():
+    room = [cov(Q10, "Acme Inc.", "Q2 FY2025", "H1 FY2025")]
+    v = verify(claim("$4.5B", "cash", "Q1 FY2025"), ev(room, fact("cash", "H1 FY2025", "15,587", doc=Q10, instant=True),
+                                                       fact("cash", "Q2 FY2025", "11,087", doc=Q10, instant=True)))
+    assert v.verdict == "no-evidence"
