@@ -44,6 +44,8 @@ __all__ = [
 
 # ---------------------------------------------------------------- vocabularies
 
+# "EV / EBITDA", "P/E", "Market cap": a share price's multiple, which no filing prints.
+_VALUATION = re.compile(r"\bEV\s*/|\bP\s*/\s*E\b|\bprice[- ]to[- ]|\bmarket cap|\bdividend yield\b|\benterprise value\b", re.I)
 # "Median", "Peer average": a column the author computes across the companies in the rows' table.
 _AGGREGATE_HEAD = re.compile(r"\b(?:median|mean|average|avg\.?)\b", re.I)
 # "FY25E", "2026E", "Q3 FY26E": a column of the author's own estimates.
@@ -997,6 +999,16 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
         grid, boxes = grid[1:], boxes[1:]
     if len(grid) < 2:
         return [], []
+    if len(grid) >= 3 and _spans_the_next_row(grid[0], grid[1]):
+        # "| | Fiscal 2022 | | |" over "| Company | OCF | Net margin | Diluted EPS |": a spanning header row
+        # dates the names under it.
+        spread, last = [], ""
+        for cell in grid[0]:
+            last = cell.strip() or last
+            spread.append(last)
+        merged = [" ".join(f"{grid[0][0]} {grid[1][0]}".split())] + \
+            [" ".join(f"{span} {name}".split()) for span, name in zip(spread[1:], grid[1][1:])]
+        grid, boxes = [merged, *grid[2:]], [boxes[1] if len(boxes) > 1 else [], *boxes[2:]]
     header = [_norm(h) for h in grid[0]]
     corner = header[0] if header else ""
     # "$ in millions" may head the table, title the slide or stand alone above the table.
@@ -1058,6 +1070,9 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             column_label = periods[c] if c < len(periods) else None
             future = bool(column_label and column_label.startswith("FY")) and (_year_of(column_label) or 0) > \
                 (_year_of(slide_period.period if slide_period else None) or 9999)
+            if _VALUATION.search(head) or _VALUATION.search(label):
+                discards.append(Discard(page=slide.page, text=f"{head}: {cell}", why="a market valuation, not a filing's figure"))
+                continue
             if _AGGREGATE_HEAD.search(head):
                 discards.append(Discard(page=slide.page, text=f"{head}: {cell}", why="the author's own figure across the table"))
                 continue
@@ -1174,6 +1189,15 @@ def _dated_span(head: str, slide: Slide) -> str | None:
         return None
     year = m.group(2) if len(m.group(2)) == 4 else f"20{m.group(2)}"
     return f"{m.group(1)} months ended {ended.group(1)} {ended.group(2)}, {year}"
+
+
+def _spans_the_next_row(top: list[str], below: list[str]) -> bool:
+    """Whether a table's first row only spans the columns of the header row under it: a few cells, a blank
+    under each span's continuation, no figures in either."""
+    filled = [c for c in top[1:] if c.strip()]
+    names = [c for c in below[1:] if c.strip()]
+    return 0 < len(filled) < len(top) - 1 and len(names) >= 2 and len(top) == len(below) \
+        and not any(is_figure_cell(c) for c in [*filled, *names]) and any(_period(c) for c in filled)
 
 
 def _column_quantity(metric_heads: list[str | None], c: int, head: str) -> str | None:

@@ -1116,16 +1116,17 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"({_where(shifted)}), matching {printed}; the claim takes its period from "
                            f"{run.claim.resolution.period}, which names {shifted.period} as well as {run.period}.",
                            found=shifted.value, band=_band_of(run, shifted), cited=list(shifted.inputs))
-        if shifted is not None and not run.scale_shift and (early := _early_year_end(run, shifted)):
-            # Salesforce's fiscal 2025 ran February 2024 to January 2025: a table of several companies
-            # headed "FY2024" may mean the year that mostly fell in 2024, so the later year's figure
-            # under that heading is not shown to be wrong.
+        later = shifted or _next_year_on_any_basis(run)
+        if later is not None and not run.scale_shift and (early := _early_year_end(run, later)):
+            # Salesforce's fiscal 2025 ran February 2024 to January 2025 (Amcor's to June 2023, half in 2022):
+            # a table of several companies headed "FY2024" may mean the year that fell mostly or half in
+            # 2024, so the later year's figure under that heading is not shown to be wrong.
             return _decide(run, "basis", "no-evidence",
-                           f"{printed} is {run.entity}'s {shifted.period} figure ({_where(shifted)}), not its "
+                           f"{printed} is {run.entity}'s {later.period} figure ({_where(later)}), not its "
                            f"{run.period} one ({_fmt(primary.value, run.dim)}); its fiscal year ends in {early}, so "
-                           f"{shifted.period} falls mostly in the calendar year a heading shared with other companies "
+                           f"much of {later.period} falls in the calendar year a heading shared with other companies "
                            f"may call {run.period}, and the room does not settle which year the deck means.",
-                           cited=[*primary.inputs, *((f, "other-period") for f, _ in shifted.inputs)])
+                           cited=[*primary.inputs, *((f, "other-period") for f, _ in later.inputs)])
         reason = (f"{run.entity} {subject} for {run.period} is {_fmt(primary.value, run.dim)} ({_where(primary)}), "
                   f"not {printed}")
         if run.scale_shift:
@@ -1172,12 +1173,20 @@ def _heading_names(claim: Claim, period: str) -> bool:
     return _norm_period(period) in named
 
 
-_MONTH_NAMES = ("January", "February", "March")
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June")
 _TENTH = Decimal("0.1")
 
 
+def _next_year_on_any_basis(run: _Run) -> _Candidate | None:
+    """A figure of the next fiscal year, on any basis, that the claim matches ("$7.08", Best Buy's adjusted
+    EPS for the year after the heading's)."""
+    now = _fiscal_year(run.period)
+    return next((c for c in run.candidates if now and _fiscal_year(c.period) == now + 1 and _within(run, c)
+                 and run.period[:-6] == c.period[:-6]), None)
+
+
 def _early_year_end(run: _Run, shifted: _Candidate) -> str | None:
-    """The month a company's fiscal year ends in, when that is January to March and the claim's period
+    """The month a company's fiscal year ends in, when that is January to June and the claim's period
     came from a heading rather than its own words, and the figure it matches is the next fiscal year's."""
     where = run.claim.resolution.period or ""
     if not where.startswith(("column header", "slide title", "slide subtitle", "table corner")):
@@ -1188,7 +1197,7 @@ def _early_year_end(run: _Run, shifted: _Candidate) -> str | None:
         return None
     fye = next((c.fiscal_year_end for c in run.docs if c.fiscal_year_end), None)
     month = int(fye[2:4]) if fye and re.fullmatch(r"--\d{2}-\d{2}", fye) else 12
-    return _MONTH_NAMES[month - 1] if month <= 3 else None
+    return _MONTH_NAMES[month - 1] if month <= 6 else None
 
 
 def _another_magnitude(claimed: Decimal, found: Decimal) -> bool:

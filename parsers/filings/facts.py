@@ -135,6 +135,9 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
         loose = re.sub(r"^(?:add|less|plus)[:\s]+", "", loose)
         # "SALES, Net of returns and allowances": what a line is net of is no part of its name.
         loose = re.sub(r",?\s+net of (?:sales )?(?:returns|discounts|allowances|rebates)(?:[\w ,&]*)$", "", loose)
+        # "Net income attributable to Verizon": the company's own net income, not the non-controlling share.
+        loose = re.sub(r"^(net (?:income|earnings)(?: loss)?|net loss)\s+attributable to (?!non-?controlling|noncontrolling|"
+                       r"minority|redeemable)[\w&.,' -]+$", r"\1 attributable", loose)
         # "Paid memberships at end of period": a count as at the column's date.
         loose = re.sub(r"\s+(?:at|as of)\s+(?:the\s+)?end\s+of\s+(?:the\s+)?(?:period|year|quarter)$", "", loose)
         if loose and _PER_SHARE.search(loose):

@@ -101,3 +101,23 @@ def test_a_ratio_divides_the_quantity_before_to_by_the_one_after(line, numerator
 ])
 def test_a_balance_as_of_a_quarters_end_is_that_quarters(text, fye, period):
     assert period_from_text(text, parse_fye(fye)) == period
+
+
+@pytest.mark.parametrize(("span", "names", "period"), [
+    ("Fiscal 2022", ["OCF", "Net margin", "Diluted EPS"], "FY2022"),
+    ("Q2 2025", ["Revenue", "Operating income", "Diluted EPS"], "Q2 FY2025"),
+])
+def test_a_header_row_spanning_the_metric_names_dates_them(span, names, period):
+    deck = _md(f"# Screen\n\n---\n\n# Sector screen\n\n| | {span} | | |\n|---|---|---|---|\n| Company | {' | '.join(names)} |\n"
+               "| PepsiCo | $10.8B | 10.3% | $6.42 |\n| Verizon | $37.1B | 15.5% | $5.06 |\n")
+    claims = extract_claims(deck).claims
+    assert len(claims) == 6 and {c.period for c in claims} == {period}
+    assert [c.row for c in claims][:3] == ["PepsiCo"] * 3
+
+
+@pytest.mark.parametrize("head", ["EV / EBITDA", "P/E (NTM)"])
+def test_a_valuation_multiple_is_no_filing_figure(head):
+    deck = _md(f"# Screen\n\n---\n\n# Valuation\n\n| FY2024 | Revenue | {head} |\n|---|---|---|\n| PepsiCo | $91.9B | 17.8x |\n")
+    parsed = extract_claims(deck)
+    assert [c.text for c in parsed.claims] == ["$91.9B"]
+    assert any("valuation" in d.why for d in parsed.discarded)

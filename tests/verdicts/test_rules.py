@@ -304,6 +304,8 @@ CASES = [
       for month, fye, printed, now, then, verdict, needles in (
           ("january", "--01-31", "$37.9B", "37,895", "34,857", "no-evidence", ("ends in January",)),
           ("march", "--03-31", "$12.4B", "12,410", "11,020", "no-evidence", ("ends in March",)),
+          ("june", "--06-30", "$14.7B", "14,694", "14,544", "no-evidence", ("ends in June",)),
+          ("september", "--09-28", "$14.7B", "14,694", "14,544", "contradicted", ("period shift",)),
           ("december", "--12-31", "$37.9B", "37,895", "34,857", "contradicted", ("period shift",)),
       )),
     case("the_next_fiscal_year_against_the_claims_own_words_is_a_period_shift",
