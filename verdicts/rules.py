@@ -1116,7 +1116,7 @@ def _basis(run: _Run) -> RuleOutcome:
                            f"({_where(shifted)}), matching {printed}; the claim takes its period from "
                            f"{run.claim.resolution.period}, which names {shifted.period} as well as {run.period}.",
                            found=shifted.value, band=_band_of(run, shifted), cited=list(shifted.inputs))
-        later = shifted or _next_year_on_any_basis(run)
+        later = _next_year_on_any_basis(run) or shifted
         if later is not None and not run.scale_shift and (early := _early_year_end(run, later)):
             # Salesforce's fiscal 2025 ran February 2024 to January 2025 (Amcor's to June 2023, half in 2022):
             # a table of several companies headed "FY2024" may mean the year that fell mostly or half in
