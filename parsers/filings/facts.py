@@ -178,7 +178,8 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
         gm = find_metric(group, exact=True)
         # A line under "Operating expenses:" is one of them; under another quantity's name it is a part
         # of that one ("Automotive" under "Cost of revenues").
-        if gm and gm != metric and gm not in ("revenue", "operating_expenses"):
+        if gm and gm != metric and gm not in ("revenue", "operating_expenses") \
+                and not {gm, metric} <= {"eps_basic", "eps_diluted"}:  # "Basic" under "Net income per share:"
             return label_metric(f"{group} {label}"), basis
     if metric is None and g and find_metric(group, exact=True) == "revenue":
         metric = find_metric(f"{label} revenue", exact=True)  # "Cloud" under "Revenue:"

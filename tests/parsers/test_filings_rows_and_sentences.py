@@ -108,3 +108,14 @@ def test_a_reconciliation_title_carried_into_the_header_states_no_basis_for_its_
     <tr><td></td><td>2024</td><td>2023</td></tr>
     <tr><td>{row}</td><td>88,058</td><td>52,389</td></tr></table>""", title="Acme N.V. Reports First Quarter Fiscal 2025 Results")
     assert {f.basis for f in _facts(doc, metric)} == {basis}
+
+
+@pytest.mark.parametrize("group", ["Net income per share:", "Net loss per share attributable to ordinary shareholders:"])
+def test_basic_and_diluted_under_a_per_share_heading_are_basic_and_diluted_eps(group):
+    doc = _html(f"""<div>(in millions, except per share data)</div><table>
+    <tr><td></td><td>2024</td><td>2023</td></tr>
+    <tr><td>{group}</td><td></td><td></td></tr>
+    <tr><td>Basic</td><td>$2.97</td><td>$1.21</td></tr>
+    <tr><td>Diluted</td><td>$2.94</td><td>$1.19</td></tr></table>""")
+    assert {f.value for f in _facts(doc, "eps_basic", "FY2024")} == {Decimal("2.97")}
+    assert {f.value for f in _facts(doc, "eps_diluted", "FY2024")} == {Decimal("2.94")}
