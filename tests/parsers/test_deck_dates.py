@@ -121,3 +121,10 @@ def test_a_valuation_multiple_is_no_filing_figure(head):
     parsed = extract_claims(deck)
     assert [c.text for c in parsed.claims] == ["$91.9B"]
     assert any("valuation" in d.why for d in parsed.discarded)
+
+
+@pytest.mark.parametrize("line", ["$36.8B Cash, cash equivalents and investments at June 30",
+                                  "Cash, cash equivalents and marketable securities of $77.8bn"])
+def test_cash_listed_with_investments_is_no_cash_figure(line):
+    deck = _md(f"# Tesla Q2 2025\n\n- {line}\n")
+    assert [c.metric.startswith("label:") for c in extract_claims(deck).claims] == [True]
