@@ -106,5 +106,18 @@ def test_a_segments_non_gaap_figure_is_the_segments_not_the_companys(label, basi
 
 @pytest.mark.parametrize(("cell", "value"), [("\ue08122\ue082", Decimal("-22")), ("$\ue0810.48\ue082", Decimal("-0.48"))])
 def test_parentheses_a_font_draws_as_private_glyphs_make_a_figure_negative(cell, value):
-    claims = _table_claims("$ in millions except per share amounts", [("GAAP net loss per share, basic", cell)])
+    claims = _table_claims("$ in millions except per share amounts", [("Other income (expense), net", cell)])
     assert [c.value for c in claims] == [value]
+
+
+@pytest.mark.parametrize(("cell", "value"), [("\ue08122\ue082", Decimal("-22")), ("$\ue0810.48\ue082", Decimal("-0.48"))])
+def test_private_glyph_parentheses_escaped_in_a_docling_export_are_parentheses(cell, value):
+    import json
+
+    row = [{"text": "Other income (expense), net"}, {"text": cell}]
+    head = [{"text": "$ in millions except per share amounts"}, {"text": "Q1 FY25"}]
+    doc = {"texts": [{"label": "section_header", "text": "GAAP to Non-GAAP Reconciliations", "prov": [{"page_no": 2}]}],
+           "tables": [{"prov": [{"page_no": 2}], "data": {"grid": [head, row]}}], "pages": {"2": {"size": {"height": 540}}}}
+    deck = load_deck(json.dumps(doc, ensure_ascii=True).encode(), "deck.docling.json")
+    assert isinstance(deck, Deck)
+    assert [c.value for c in extract_claims(deck).claims] == [value]
