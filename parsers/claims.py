@@ -7,6 +7,7 @@ proposal survives only when its number is printed on its page.
 
 from __future__ import annotations
 
+import calendar
 import re
 
 import msgspec
@@ -122,17 +123,17 @@ _MASKS = [
     # Footnote markers glued to a word or figure: "Revenue(1)", "$2.1B(2)", "margin¹".
     re.compile(r"(?<=[A-Za-z%)\]])\(\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+"),
 ]
+# "▲ 12% Y/Y", "▼ 40 bps": a KPI callout's arrow says which way the figure moved.
+_ARROW_UP, _ARROW_DOWN = "\u25b2\u25b3\u2191\u2b06", "\u25bc\u25bd\u2193\u2b07"
 _GROWTH = re.compile(
     r"\b(up|down|grew|grow|growth|growing|increase[sd]?|decrease[sd]?|declined?|declines|rose|fell|"
     r"jumped|jumps|surged|soared|climbed|dropped|slipped|plunged|widened|narrowed|contracted|"
     r"y/y|yoy|y-o-y|year[- ]over[- ]year|year[- ]on[- ]year|q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?|"
-    r"change|cagr|expanded|improved|(?:more|higher|lower|less) than (?:a|the prior|the previous) year(?: earlier| ago)?)\b",
+    r"change|cagr|expanded|improved|(?:more|higher|lower|less) than (?:a|the prior|the previous) year(?: earlier| ago)?)\b"
+    f"|[{_ARROW_UP}{_ARROW_DOWN}]",
     re.I,
 )
 # A column header says "change" more tersely than a sentence does: "chg", "% var", "Δ".
-# "▲ 12% Y/Y", "▼ 40 bps": a KPI callout's arrow says which way the figure moved.
-_ARROW_UP, _ARROW_DOWN = "\u25b2\u25b3\u2191\u2b06", "\u25bc\u25bd\u2193\u2b07"
-_GROWTH = re.compile(_GROWTH.pattern + f"|[{_ARROW_UP}{_ARROW_DOWN}]", re.I)
 _GROWTH_HEAD = re.compile(_GROWTH.pattern + r"|\bchg\b|\bvar\b|\u0394", re.I)
 _DOWN = re.compile(r"\b(down|decrease[sd]?|declined?|declines|fell|contract(?:ed|ion))\b" + f"|[{_ARROW_DOWN}]", re.I)
 _SEQUENTIAL = re.compile(r"\b(q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?)\b", re.I)
@@ -1146,25 +1147,19 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
 # "3 mo. 2025", "Six months 2024": a part of a year that says how long it runs but not when it ends.
 _SPAN_YEAR = re.compile(r"^\s*(3|6|9|three|six|nine)[\s-]*(?:mo\.?|mos\.?|months?)\s+(?:(?:ended|ending)\s+)?"
                         r"(?:fy\s*)?'?((?:19|20)?\d{2})\s*$", re.I)
-_ENDED_ON = re.compile(r"\b(?:ended|ending|through|to)\s+(" + "|".join(sorted(MONTHS, key=len, reverse=True))
-                       + r")\.?\s+(\d{1,2}),?\s+(?:19|20)\d{2}\b", re.I)
+_ENDED_ON = re.compile(r"\b(?:ended|ending|through|to)\s+(" + _MONTH_NAMES + r")\.?\s+(\d{1,2}),?\s+(?:19|20)\d{2}\b", re.I)
 
 
-_MONTH_YEAR = re.compile(r"^\s*(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?[-\s'/]+((?:19|20)?\d{2})"
+_MONTH_YEAR = re.compile(r"^\s*(" + _MONTH_NAMES + r")\.?[-\s'/]+((?:19|20)?\d{2})"
                          r"(?:\s+(?:qtr|quarter))?\s*$", re.I)
 _NUMERIC_DATE = re.compile(r"^\s*(\d{1,2})/(\d{1,2})/((?:19|20)?\d{2})\s*$")
-_WRITTEN_DATE = re.compile(r"^\s*(?:as\s+(?:of|at)\s+)?(" + "|".join(sorted(MONTHS, key=len, reverse=True))
-                           + r")\.?\s+(\d{1,2}),?\s+((?:19|20)\d{2})\s*$", re.I)
-_MONTH_NAME = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-               "November", "December")
+_WRITTEN_DATE = re.compile(r"^\s*(?:as\s+(?:of|at)\s+)?(" + _MONTH_NAMES + r")\.?\s+(\d{1,2}),?\s+((?:19|20)\d{2})\s*$", re.I)
 
 
 def _dated_header(head: str) -> str | None:
     """A column headed by a date ("Dec-24", "6/30/25", "Jan 31, 2025") as the words a filing prints for a
     balance at it ("as of December 31, 2024"), for the company's calendar to place; a month alone is its
     last day."""
-    import calendar
-
     t = _norm(head)
     if m := _WRITTEN_DATE.match(t):
         month, day, year = MONTHS[m.group(1).lower()], int(m.group(2)), int(m.group(3))
@@ -1177,7 +1172,7 @@ def _dated_header(head: str) -> str | None:
         return None
     if not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(year, month)[1]:
         return None
-    return f"as of {_MONTH_NAME[month - 1]} {day}, {year}"
+    return f"as of {calendar.month_name[month]} {day}, {year}"
 
 
 def _dated_span(head: str, slide: Slide) -> str | None:

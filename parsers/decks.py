@@ -21,7 +21,7 @@ MAX_BYTES = 200 * 1024 * 1024
 _BULLET = re.compile(r"^\s*(?:[•●◦▪▸►■\-–*]|\d{1,2}[.)])\s+|^[•●◦▪▸►■]")
 # Ligatures, and the private-use glyphs some presentation fonts draw parentheses with (docling reads
 # Elastic's "(22)" as "\ue08122\ue082"): a figure in them is negative.
-_LIGATURES = str.maketrans({"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "\u00a0": " ",
+_GLYPHS = str.maketrans({"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "\u00a0": " ",
                             "\ue081": "(", "\ue082": ")"})
 _TABLE_SEP = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
@@ -38,7 +38,7 @@ def load_deck(data: bytes, name: str) -> Deck | ParseFailure:
     if data[:2] == b"PK" or ext == "pptx":
         return _load_pptx(data, name)
     try:
-        text = data.decode("utf-8-sig").translate(_LIGATURES)
+        text = data.decode("utf-8-sig").translate(_GLYPHS)
     except UnicodeDecodeError:
         return ParseFailure("unsupported", f"{name} is neither PDF, PPTX nor UTF-8 text")
     if ext == "json" or text.lstrip().startswith("{"):
@@ -98,7 +98,7 @@ def _pdf_lines(page) -> list[_Line]:
             spans = [s for s in line["spans"] if s["text"].strip()]
             if not spans:
                 continue
-            text = " ".join("".join(s["text"] for s in line["spans"]).translate(_LIGATURES).split())
+            text = " ".join("".join(s["text"] for s in line["spans"]).translate(_GLYPHS).split())
             size = max(s["size"] for s in spans)
             out.append(_Line(text, tuple(round(v, 1) for v in line["bbox"]), round(size, 1)))
     return out
@@ -545,7 +545,7 @@ def _load_text(text: str) -> Deck | ParseFailure:
 def _translated(obj: dict) -> dict:
     for key in ("text", "orig"):
         if isinstance(obj.get(key), str):
-            obj[key] = obj[key].translate(_LIGATURES)
+            obj[key] = obj[key].translate(_GLYPHS)
     return obj
 
 

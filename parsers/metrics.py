@@ -30,6 +30,8 @@ class Metric(msgspec.Struct, frozen=True):
     """For margins and ratios: numerator and denominator metric ids."""
     instant: bool = False
     """A balance at a date (cash, deferred revenue), not a flow over a period."""
+    outflow: bool = False
+    """An expense or cash outflow, which filings and decks print with either sign."""
 
 
 _M = Metric
@@ -50,21 +52,21 @@ REGISTRY: tuple[Metric, ...] = (
     _M("cloud_revenue", ("cloud revenue",), alternates=("revenue",)),
     _M("cost_of_revenue", ("cost of revenue", "cost of revenues", "cost of sales", "total cost of sales",
                            "total cost of revenue", "total cost of revenues", "cost of goods sold"),
-       ("CostOfRevenue", "CostOfGoodsAndServicesSold")),
+       ("CostOfRevenue", "CostOfGoodsAndServicesSold"), outflow=True),
     _M("gross_profit", ("gross profit", "gross margin dollars", "total gross margin"), ("GrossProfit",)),
     _M("gross_margin", ("gross margin", "gross profit margin", "gross margin percentage", "gross profit rate", "gm"),
        unit="percent", ratio_of=("gross_profit", "revenue")),
     _M("research_and_development", ("research and development", "r&d", "research & development", "r&d investment"),
-       ("ResearchAndDevelopmentExpense", "ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost")),
+       ("ResearchAndDevelopmentExpense", "ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost"), outflow=True),
     _M("sga", ("selling, general and administrative", "sg&a", "selling general and administrative"),
        ("SellingGeneralAndAdministrativeExpense",)),
     # Software and internet companies split SG&A in two; either line on its own is none of the others.
     _M("sales_and_marketing", ("sales and marketing", "sales & marketing", "s&m", "selling and marketing", "marketing and sales"),
-       ("SellingAndMarketingExpense",)),
+       ("SellingAndMarketingExpense",), outflow=True),
     _M("general_and_administrative", ("general and administrative", "general & administrative", "g&a"),
-       ("GeneralAndAdministrativeExpense",)),
+       ("GeneralAndAdministrativeExpense",), outflow=True),
     _M("operating_expenses", ("operating expenses", "total operating expenses", "opex"),
-       ("OperatingExpenses", "CostsAndExpenses")),
+       ("OperatingExpenses", "CostsAndExpenses"), outflow=True),
     _M("operating_income", ("operating income", "income from operations", "operating profit",
                             "operating income (loss)", "income (loss) from operations", "loss from operations",
                             "operating loss", "op. income", "op income", "oper. income"),
@@ -104,12 +106,12 @@ REGISTRY: tuple[Metric, ...] = (
     _M("capex", ("capital expenditures", "capex", "capital spending", "purchases of property and equipment",
                  "purchase of property and equipment",
                  "payments for acquisition of property, plant and equipment", "purchases of property, plant and equipment"),
-       ("PaymentsToAcquirePropertyPlantAndEquipment", "PaymentsToAcquireProductiveAssets")),
+       ("PaymentsToAcquirePropertyPlantAndEquipment", "PaymentsToAcquireProductiveAssets"), outflow=True),
     _M("share_repurchases", ("share repurchases", "stock repurchases", "share buybacks", "buybacks", "buyback",
                              "repurchases of common stock", "repurchase of common stock", "purchases of treasury stock",
                              "repurchases of class a common stock", "payments for repurchase of common stock",
                              "common stock repurchased", "repurchased"),
-       ("PaymentsForRepurchaseOfCommonStock",)),
+       ("PaymentsForRepurchaseOfCommonStock",), outflow=True),
     _M("free_cash_flow", ("free cash flow", "fcf", "adjusted free cash flow"), basis="non-GAAP",
        alternates=("operating_cash_flow",)),
     _M("ebitda", ("ebitda",), basis="non-GAAP", alternates=("adjusted_ebitda", "operating_income")),

@@ -21,6 +21,7 @@ say more than it printed, and the reason says so.
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -1173,7 +1174,6 @@ def _heading_names(claim: Claim, period: str) -> bool:
     return _norm_period(period) in named
 
 
-_MONTH_NAMES = ("January", "February", "March", "April", "May", "June")
 _TENTH = Decimal("0.1")
 
 
@@ -1197,7 +1197,7 @@ def _early_year_end(run: _Run, shifted: _Candidate) -> str | None:
         return None
     fye = next((c.fiscal_year_end for c in run.docs if c.fiscal_year_end), None)
     month = int(fye[2:4]) if fye and re.fullmatch(r"--\d{2}-\d{2}", fye) else 12
-    return _MONTH_NAMES[month - 1] if month <= 6 else None
+    return calendar.month_name[month] if month <= 6 else None
 
 
 def _another_magnitude(claimed: Decimal, found: Decimal) -> bool:
@@ -1286,9 +1286,9 @@ def _citation(fact: Fact, role: str) -> Citation:
     )
 
 
+# A quantity outside the registry is an outflow when its name says so.
 _OUTFLOW = re.compile(r"\b(?:expenses?|costs?|capex|capital expenditures?|purchases?|payments?|repurchases?|"
-                      r"dividends? paid|outflows?|cost_of_revenue|operating_expenses|sales_and_marketing|"
-                      r"research_and_development|general_and_administrative|share_repurchases)\b", re.I)
+                      r"dividends? paid|outflows?)\b", re.I)
 
 
 _STEPS: tuple[tuple[str, Callable[[_Run], RuleOutcome]], ...] = (
@@ -1302,7 +1302,9 @@ def evaluate(claim: Claim, evidence: Evidence) -> Iterator[RuleOutcome | Verdict
     run = _Run(claim, evidence, question(claim))
     run.dim = _claim_dimension(claim, run.q)
     run.claimed, run.tol = _claimed(claim), tolerance(claim)
-    run.outflow = _OUTFLOW.search(f"{label_text(quantity(run.q.metric).base)} {claim.label}") is not None
+    base = quantity(run.q.metric).base
+    reg = by_id(base)
+    run.outflow = (reg is not None and reg.outflow) or _OUTFLOW.search(f"{label_text(base)} {claim.label}") is not None
     trace: list[RuleOutcome] = []
     for name, step in _STEPS:
         outcome = step(run) if run.decision is None else RuleOutcome(name, "skip", f"decided by {run.decided_by}")  # type: ignore[arg-type]

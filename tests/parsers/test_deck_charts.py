@@ -15,6 +15,7 @@ from pptx.util import Pt
 from parsers.claims import extract_claims
 from parsers.decks import load_deck
 from parsers.model import Deck
+from tests.parsers.test_deck_layouts import _md
 
 BARS = [("29.7", "FY21"), ("31.6", "FY22"), ("33.7", "FY23"), ("39.0", "FY24"), ("44.0", "FY25E")]
 
@@ -93,12 +94,6 @@ def test_a_callouts_change_keeps_the_basis_its_caption_states():
     deck = _pptx("Mastercard scorecard: 2024", [(40, 140, 260, "$14.60", 36), (40, 196, 260, "\u25b2 19% Y/Y", 16),
                                               (40, 222, 260, "Adjusted diluted EPS (non-GAAP)", 13)])
     assert {c.basis for c in extract_claims(deck).claims} == {"non-GAAP"}
-
-
-def _md(text: str) -> Deck:
-    deck = load_deck(text.encode(), "deck.md")
-    assert isinstance(deck, Deck)
-    return deck
 
 
 @pytest.mark.parametrize(("row", "scale"), [("Revenue ($bn)", 9), ("Net income (US$m)", 6)])

@@ -11,6 +11,7 @@ from parsers.claims import extract_claims
 from parsers.decks import load_deck
 from parsers.metrics import find_metric
 from parsers.model import Deck
+from tests.parsers.test_deck_layouts import _md
 
 FONT = "helv"
 
@@ -55,12 +56,6 @@ def test_a_single_column_table_is_not_split_at_its_widest_gap():
     deck = _pdf("Apple: two years", left, [], (700, 860))
     assert deck.slides[0].tables == [[["$ in billions", "FY2024", "FY2023"], ["Revenue", "$391.0", "$383.3"],
                                       ["Net income", "$93.7", "$97.0"]]]
-
-
-def _md(text: str) -> Deck:
-    deck = load_deck(text.encode(), "deck.md")
-    assert isinstance(deck, Deck)
-    return deck
 
 
 @pytest.mark.parametrize(("subtitle", "header", "periods"), [

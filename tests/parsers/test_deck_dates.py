@@ -9,16 +9,10 @@ import pytest
 
 from parsers.catalogue import RoomDocument, build_catalogue
 from parsers.claims import extract_claims
-from parsers.decks import load_deck
 from parsers.model import Deck
+from tests.parsers.test_deck_layouts import _md
 from parsers.periods import parse_fye, period_from_text
 from parsers.resolve import resolve_claims
-
-
-def _md(text: str) -> Deck:
-    deck = load_deck(text.encode(), "deck.md")
-    assert isinstance(deck, Deck)
-    return deck
 
 
 def _table(title: str, header: str, rows: list[str], subtitle: str = "") -> Deck:
