@@ -82,6 +82,7 @@ class Bus:
         self._pool = pool
         self._dsn = dsn
         self._publish_sql = sql("publish_event")
+        self._publish_many_sql = sql("publish_events")
         self._after_sql = sql("events_after")
         self._last_sql = sql("last_event_id")
         self._scope_sql = sql("scope_to_room")
@@ -108,8 +109,8 @@ class Bus:
         """Append ``events`` in order in one round trip, inside ``conn``'s transaction. Publishing takes
         the log's lock until the transaction commits, so callers publish last, after their other work."""
         if events:
-            await conn.executemany(self._publish_sql, [
-                (event_type(e), e.room, e.run_id, encode_event(e).decode()) for e in events])
+            await conn.execute(self._publish_many_sql, [event_type(e) for e in events], [e.room for e in events],
+                               [e.run_id for e in events], [encode_event(e).decode() for e in events])
 
     # ------------------------------------------------------------ subscribe
 

@@ -1,6 +1,9 @@
 -- name: publish_event
 SELECT tickmark_publish($1, $2, $3, $4::jsonb);
 
+-- name: publish_events
+SELECT tickmark_publish_many($1::text[], $2::text[], $3::bigint[], $4::jsonb[]);
+
 -- name: events_after
 SELECT id, type, room, run_id, body::text AS body FROM event
 WHERE id > $1

@@ -114,3 +114,14 @@ async def test_decoded_body_round_trips_the_struct(bus: Bus, room_name: str):
     await bus.publish(ev)
     got = await take(bus, 1, flt=EventFilter(room=room_name))
     assert decode_event(got[0].body) == ev
+
+
+async def test_events_published_together_keep_their_order_and_wake_a_live_subscriber(
+        bus: Bus, pool: asyncpg.Pool, room_name: str):
+    task = asyncio.create_task(take(bus, 200, flt=EventFilter(room=room_name)))
+    await asyncio.sleep(0.3)
+    async with pool.acquire() as conn, conn.transaction():
+        await bus.publish_many([changed(room_name, i) for i in range(200)], conn)
+    got = await task
+    assert [s.event.size for s in got] == list(range(200))
+    assert [s.id for s in got] == sorted(s.id for s in got)
