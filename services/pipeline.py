@@ -7,7 +7,9 @@ and finishes the work instead of repeating it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from datetime import timedelta
 from pathlib import PurePosixPath
 
@@ -61,6 +63,10 @@ class VerifyJob(msgspec.Struct, frozen=True):
 # A re-verification waits this long, at most this many times, for runs under way to finish.
 _REVERIFY_WAIT = timedelta(seconds=1)
 _MAX_REVERIFY_WAITS = 300
+REVERIFY_SPACING_S = 1.0
+"""While more of a room's filings are being parsed, how long after one re-verification of a deck the
+next may wait for them (see ``_let_the_drop_land``)."""
+_PENDING_POLL_S = 0.05
 
 
 class ReverifyJob(msgspec.Struct, frozen=True):
@@ -256,6 +262,7 @@ class Pipeline:
         ones, waiting on this lock meanwhile, find them covered and stop.
         """
         async with self._reverifier.locked(deck_id):
+            await self._let_the_drop_land(job.room, deck_id)
             async with self._pool.acquire() as conn, conn.transaction():
                 run = await conn.fetchrow(query("find_reverify_run"), deck_id, job.event_id)
                 if run is None:
@@ -288,6 +295,23 @@ class Pipeline:
                 log.exception("re-verification run %s failed in place; queued as a verify job", run_id)
         async with self._pool.acquire() as conn, conn.transaction():
             await enqueue(conn, JOB_VERIFY, msgspec.json.encode(VerifyJob(run_id)), dedupe_key=f"verify:{run_id}")
+
+    async def _let_the_drop_land(self, room: str, deck_id: int) -> None:
+        """Wait, up to the rest of ``REVERIFY_SPACING_S`` since the deck's last re-verification, while
+        more of the room's filings are still being parsed.
+
+        Without it a drop of ten filings re-judged the deck back to back, once per filing or two,
+        and those runs took the CPU the last parses needed: all flips came later, not sooner. The
+        deck's first re-verification, and one after a quiet spell, still go at once, and the wait
+        ends the moment the last pending parse commits, which the run then takes in.
+        """
+        async with self._pool.acquire() as conn:
+            since = await conn.fetchval(query("seconds_since_reverified"), deck_id)
+            if since is None or since >= REVERIFY_SPACING_S:
+                return
+            deadline = time.monotonic() + REVERIFY_SPACING_S - since
+            while time.monotonic() < deadline and await conn.fetchval(query("room_parses_pending"), room):
+                await asyncio.sleep(min(_PENDING_POLL_S, max(0.0, deadline - time.monotonic())))
 
     async def _record_flips(self, run_id: int, room: str, baseline: int, cause_id: int | None) -> None:
         async with self._pool.acquire() as conn, conn.transaction():

@@ -57,3 +57,15 @@ SELECT deck_document_id FROM run WHERE id = $1 AND trigger = 'reverify';
 SELECT count(*) FROM run
 WHERE room = $1 AND status IN ('queued', 'running') AND trigger <> 'reverify'
   AND created_at < (SELECT created_at FROM event WHERE id = $2);
+
+-- name: seconds_since_reverified
+-- How long ago the deck's last re-verification finished; NULL when it has had none.
+SELECT extract(epoch FROM clock_timestamp() - max(finished_at))::float8
+FROM run WHERE deck_document_id = $1 AND trigger = 'reverify' AND status = 'finished';
+
+-- name: room_parses_pending
+-- Whether files of the room are queued or being parsed: more facts are on their way. A parse job
+-- leaves the queue when it ends, or stays there as failed (held), which is no longer on its way.
+SELECT EXISTS (SELECT 1 FROM pgqueuer
+               WHERE entrypoint = 'parse' AND status IN ('queued', 'picked')
+                 AND convert_from(payload, 'UTF8')::jsonb->>'room' = $1);

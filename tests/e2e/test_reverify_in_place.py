@@ -147,3 +147,36 @@ async def test_a_filing_after_a_re_verification_compares_against_it_and_flips_ea
                                 "ORDER BY id", room)
     assert len(runs) == 2 and runs[1]["baseline_run_id"] == runs[0]["id"], "the second compares against the first"
     assert await _flips(core, room) == [("p1-c2", "contradicted", "supported", "acme-10k.html")]
+
+
+async def _parse_queued(core: Core, room: str, path: str, data: bytes) -> tuple[int, int]:
+    """``_ingest`` as a worker does it: the parse job leaves the queue once its facts are in."""
+    found = await _ingest(core, room, path, data)
+    async with core.pool.acquire() as conn:
+        await conn.execute("DELETE FROM pgqueuer WHERE entrypoint = 'parse' "
+                           "AND convert_from(payload, 'UTF8')::jsonb->>'room' = $1", room)
+    return found
+
+
+async def test_a_re_verification_right_after_another_waits_for_the_filings_still_parsing_and_takes_them_in(
+        core: Core):
+    room = f"spaced-{uuid.uuid4().hex[:8]}"
+    await _parse_queued(core, room, "acme-10k.html", _without_net_income(filing_html("840")))
+    await _first_run(core, room)
+    await _reverify(core, room, await _parse_queued(core, room, "acme-10k.html",
+                                                    _without_net_income(filing_html("900"))))
+    # A drop goes on: the 10-Q is queued for parsing when the 10-K's next change is re-verified.
+    await core.pipeline.submit_filing(room, "acme-10q.html", _OTHER_FILING.format(net_income="610").encode())
+    amended = await _ingest(core, room, "acme-10k.html", _without_net_income(filing_html("840")))
+    waiting = asyncio.create_task(_reverify(core, room, amended))
+    await asyncio.sleep(0.3)
+    assert not waiting.done(), "the room still had a filing to parse"
+    await _parse_queued(core, room, "acme-10q.html", _OTHER_FILING.format(net_income="610").encode())
+    await asyncio.wait_for(waiting, 10)
+
+    async with core.pool.acquire() as conn:
+        runs = await conn.fetch("SELECT id FROM run WHERE room = $1 AND trigger = 'reverify' ORDER BY id", room)
+    assert len(runs) == 2, "the 10-Q's facts went into the waiting run"
+    assert sorted(await _flips(core, room)) == [("p1-c2", "contradicted", "supported", "acme-10k.html"),
+                                                ("p1-c2", "supported", "contradicted", "acme-10k.html"),
+                                                ("p1-c3", "no-evidence", "supported", "acme-10q.html")]
