@@ -173,13 +173,14 @@ def normalise_label(text: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def _name_patterns() -> list[tuple[re.Pattern[str], str, int]]:
+def _name_patterns() -> list[tuple[str, re.Pattern[str], str]]:
+    """Each registry name, its pattern and metric, longest name first."""
     pats = []
     for m in REGISTRY:
         for n in m.names:
             # "Other non-op. income/(expense)", "non-operating income": the name's negation is another line.
-            pats.append((re.compile(r"(?<![a-z])(?<!non-)(?<!non )" + re.escape(n) + r"(?![a-z])"), m.id, len(n)))
-    pats.sort(key=lambda p: -p[2])
+            pats.append((n, re.compile(r"(?<![a-z])(?<!non-)(?<!non )" + re.escape(n) + r"(?![a-z])"), m.id))
+    pats.sort(key=lambda p: -len(p[0]))
     return pats
 
 
@@ -202,8 +203,9 @@ def find_metric_span(text: str, *, exact: bool = False) -> tuple[str, int, int] 
     if exact:
         found = next(((m.id, 0, len(t)) for m in REGISTRY if t in m.names), None)
     else:
-        found = next(((metric_id, m.start(), m.end()) for pat, metric_id, _ in _name_patterns()
-                      if (m := pat.search(t))), None)
+        # The substring test first: a pattern matches only where its name is, and most are absent.
+        found = next(((metric_id, m.start(), m.end()) for name, pat, metric_id in _name_patterns()
+                      if name in t and (m := pat.search(t))), None)
     if found and found[0] == "eps_diluted" and _BASIC.search(t) and not _DILUTED.search(t):
         # "Net income per share - basic": the name's longer part is not the whole.
         return ("eps_basic", *found[1:])
@@ -213,6 +215,7 @@ def find_metric_span(text: str, *, exact: bool = False) -> tuple[str, int, int] 
 _BASIC, _DILUTED = re.compile(r"\bbasic\b"), re.compile(r"\bdiluted\b")
 
 
+@lru_cache(maxsize=1 << 16)
 def label_metric(label: str) -> str:
     """Metric id for a quantity outside the registry: its normalised label."""
     return label_id(normalise_label(label))
