@@ -666,11 +666,15 @@ def _clause(text: str, p: Printed) -> tuple[str, int]:
         # "$11,980 million (2023)" dates its figure: a year in parentheses is no change.
         if re.search(r"[A-Za-z]{2}", text[max(c for c in cuts if c <= m.start()):m.start()]) and _figures(inner):
             cuts.append(m.end())
-    for m in re.finditer(r"\s+and\s+(?=[A-Z][a-z])", text):
+    for m in re.finditer(r"\s+and\s+(?=[A-Za-z])", text):
         # "iPhone net sales were $44.6 billion and Services net sales reached $27.4 billion": with a
-        # figure on each side, the capital after "and" starts another quantity's clause.
-        if any(ch.isdigit() for ch in text[max(c for c in cuts if c <= m.start()):m.start()]) \
-                and _figures(text[m.end():]):
+        # figure on each side, the capital after "and" starts another quantity's clause; so does a
+        # quantity's name in lower case ("operating income of $1.2B and net income of $0.9B"), but
+        # not a verb of the same one ("revenue of $5B and grew 20%").
+        if not any(ch.isdigit() for ch in text[max(c for c in cuts if c <= m.start()):m.start()]):
+            continue
+        after = _figures(text[m.end():])
+        if after and (text[m.end()].isupper() or find_metric(text[m.end():m.end() + after[0].start])):
             cuts.append(m.end())
     cuts.sort()
     cuts.append(len(text) + 1)

@@ -375,6 +375,18 @@ def test_and_before_a_capital_after_a_figure_starts_another_quantitys_clause(sen
     assert claims[1].basis == "GAAP", "the second clause's words are not the first's segment"
 
 
+@pytest.mark.parametrize(("sentence", "metrics"), [
+    ("Operating income of $2.5 billion and net income of $1.9 billion both rose from 2023.",
+     ["operating_income", "net_income"]),
+    ("Net sales rose 6% to $648.1 billion and adjusted EPS of $2.51.", ["revenue", "revenue", "eps_diluted"]),
+    ("Revenue of $5.1 billion and grew 12% year over year.", ["revenue", "revenue"]),
+])
+def test_and_before_a_lowercase_quantitys_name_after_a_figure_starts_its_clause(sentence, metrics) -> None:
+    claims = extract_claims(_deck(("FY2024 Results", [sentence]))).claims
+    assert [c.metric for c in claims] == metrics
+    assert [c.basis for c in claims if c.metric != "eps_diluted"] == ["GAAP"] * (len(metrics) - ("eps_diluted" in metrics))
+
+
 @pytest.mark.parametrize(("line", "metric", "value"), [
     ("Reality Labs operating loss of $17.73 billion", "operating_income", Decimal("-17.73")),
     ("Net loss of $108.1 million for the year", "net_income", Decimal("-108.1")),
