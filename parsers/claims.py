@@ -922,6 +922,7 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
     qualifiers = {i for i, p in enumerate(figs) if _is_qualifier(text, p, len(figs) - 1)}
     main = [p for i, p in enumerate(figs) if i not in qualifiers]
     whole = _subject(_mask_figures(text, main), ctx.companies)
+    respective = {i: name for p, name in zip(main, _respective(text, main)) for i in [figs.index(p)]}
     if antecedent is not None and whole.metric is None:
         whole = antecedent  # "That was 10% more than a year earlier." speaks of the sentence before's quantity
     block_period = _stated("its bullet", text, _mask_figures(text, figs), whole=True) or outer_period
@@ -938,7 +939,10 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         masked_clause = _mask_figures(clause, [msgspec.structs.replace(q, start=q.start - off, end=q.end - off) for q in local])
         subject = _subject(_with_subject(text[:off], masked_clause), ctx.companies)
         basis_text = clause
-        if (subject.metric is None and whole.metric is not None) or not subject.label:
+        if i in respective:
+            subject = _subject(respective[i], ctx.companies)
+            basis_text = respective[i]
+        elif (subject.metric is None and whole.metric is not None) or not subject.label:
             # "Adjusted diluted EPS $14.60 (▲ 19% Y/Y)": a change in parentheses is its named figure's, on
             # the basis that name states.
             subject, basis_text = whole, f"{text[:off]} {clause}"
@@ -966,6 +970,42 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
             scale=scale, unit=unit, basis_text=basis_text,
         ))
     return claims, discards
+
+
+_LIST_VERB = re.compile(r"\s+(?:were|was|are|is|of|came\s+in\s+at|totall?ed|reached|stood\s+at|at)\s*[~(]?\s*$"
+                        r"|\s*:\s*$", re.I)
+_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\b\s*)?|(?:and\b|&)\s*)", re.I)  # a figure's span may hold its spaces
+_LIST_SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+", re.I)
+_LIST_BASIS = re.compile(r"^\s*(?:non[- ]?gaap|adjusted|core)\s+", re.I)
+_NO_OTHER_BASIS = frozenset({"revenue", "product_revenue", "services_revenue", "subscription_revenue", "cloud_revenue",
+                             "arr", "rpo", "crpo", "deferred_revenue", "cash", "total_assets", "customers", "employees"})
+
+
+def _respective(text: str, main: list[Printed]) -> list[str]:
+    """The quantity each figure names in a list sentence ("Revenue, operating income and EPS were $5.1B,
+    $1.2B and $2.10", "... respectively"): the i-th name is the i-th figure's; none when the sentence is
+    no such list. A leading "Non-GAAP" or "Adjusted" qualifies every name that has another basis."""
+    if len(main) < 2:
+        return []
+    verb = _LIST_VERB.search(text[:main[0].start])
+    if verb is None or any(_LIST_JOIN.fullmatch(text[a.end:b.start]) is None for a, b in zip(main, main[1:])):
+        return []
+    tail = re.sub(r"\b(?:FY\s?|Q[1-4]\s?)?'?(?:19|20)\d{2}\b", "", text[main[-1].end:])
+    if re.search(r"\d", tail):
+        return []
+    parts = [part for part in _LIST_SEP.split(text[:verb.start()]) if part.strip()]
+    if len(parts) < len(main):
+        return []
+    lead, names = parts[:-len(main)], parts[-len(main):]
+    metrics = [find_metric(n) for n in names]
+    if not all(metrics) or any(find_metric(part) for part in lead):
+        return []
+    shared = _LIST_BASIS.match(names[0])
+    if shared:
+        names = [names[0]] + [n if _LIST_BASIS.match(n) or m in _NO_OTHER_BASIS else shared.group(0) + n
+                              for n, m in zip(names[1:], metrics[1:])]
+    prefix = " ".join(part.strip() for part in lead)
+    return [f"{prefix} {n.strip()}".strip() for n in names]
 
 
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|approximately\s+|nearly\s+|~)?$", re.I)

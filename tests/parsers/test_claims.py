@@ -387,6 +387,26 @@ def test_and_before_a_lowercase_quantitys_name_after_a_figure_starts_its_clause(
     assert [c.basis for c in claims if c.metric != "eps_diluted"] == ["GAAP"] * (len(metrics) - ("eps_diluted" in metrics))
 
 
+@pytest.mark.parametrize(("sentence", "quantities"), [
+    ("Revenue, operating income and diluted EPS were $24.2 billion, $2.5 billion and $2.91.",
+     [("revenue", "GAAP"), ("operating_income", "GAAP"), ("eps_diluted", "GAAP")]),
+    ("In the quarter, net sales and net income came in at $94.0 billion and $23.4 billion.",
+     [("revenue", "GAAP"), ("net_income", "GAAP")]),
+    ("Non-GAAP gross margin and operating margin were 74.5% and 12.4%, respectively.",
+     [("gross_margin", "non-GAAP"), ("operating_margin", "non-GAAP")]),
+    ("Revenue and adjusted EBITDA of $5.1 billion and $1.2 billion in fiscal 2024.",
+     [("revenue", "GAAP"), ("adjusted_ebitda", "non-GAAP")]),
+])
+def test_a_list_of_quantities_takes_its_list_of_figures_in_order(sentence, quantities) -> None:
+    claims = extract_claims(_deck(("FY2024 Results", [sentence]))).claims
+    assert [(c.metric, c.basis) for c in claims] == quantities
+
+
+def test_a_list_sentence_with_more_names_than_figures_is_no_respective_list() -> None:
+    (claim,) = extract_claims(_deck(("FY2024 Results", ["Cash, cash equivalents and investments were $5.1 billion."]))).claims
+    assert claim.metric != "cash", "one quantity with a list in its name, not cash alone"
+
+
 @pytest.mark.parametrize(("line", "metric", "value"), [
     ("Reality Labs operating loss of $17.73 billion", "operating_income", Decimal("-17.73")),
     ("Net loss of $108.1 million for the year", "net_income", Decimal("-108.1")),
