@@ -571,6 +571,10 @@ def _concept_words(concept: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", concept.rsplit(":", 1)[-1]).lower()
 
 
+_STATUTORY = re.compile(r"\bstatutory\b", re.I)
+_RATE_LINE = re.compile(r"\brate\b|\btax(?:es)?\b", re.I)
+
+
 def table_facts(
     table: Table,
     entity: str,
@@ -595,6 +599,9 @@ def table_facts(
             marks.setdefault(cell.column, set()).update(ch for ch in "%$" if ch in cell.text)
     percent_columns = {c for c, seen in marks.items() if seen == {"%"}}
     unsure = _unsure_basis_columns(table)
+    # A rate reconciliation ("Tax at the statutory rate 21.0%, Stock-based compensation (2.3)%") gives
+    # each line's effect on the tax rate: never that line as a percentage of revenue.
+    tax_rate_table = any(_STATUTORY.search(r.label or r.group or "") for r in table.rows)
     for ri, row in enumerate(table.rows):
         if not row.cells:
             continue
@@ -687,10 +694,14 @@ def table_facts(
             else:
                 unit, scale, currency = "USD", row_scale, "USD"
             value = cell.value.scaleb(scale) if scale else cell.value
+            fact_label = row.label or row.group
+            if tax_rate_table and unit == "percent" and not _RATE_LINE.search(fact_label):
+                fact_label = f"Income tax rate effect: {fact_label}"
+                fact_metric = label_metric(fact_label)
             locator = f"{table.title}; row '{row.label or row.group}'; column '{header}'"
             page = page_of(cell) if page_of else table.page
             out.append(Fact(
-                entity=entity, metric=fact_metric, label=row.label or row.group, basis=basis, period=period,
+                entity=entity, metric=fact_metric, label=fact_label, basis=basis, period=period,
                 period_start=period_start, period_end=period_end, value=value, unit=unit, scale=scale,
                 currency=currency, as_printed=text.lstrip("$ ").strip(),
                 source=FactSource(kind="table", table=table.id, row=ri, column=cell.column, concept=cell.concept,

@@ -608,3 +608,37 @@ def test_a_column_whose_gaap_or_non_gaap_heading_was_lost_gives_no_fact(heads, v
 @pytest.mark.parametrize("label", ["SALES, Net of returns and allowances", "Revenues, net of discounts and allowances"])
 def test_what_a_sales_line_is_net_of_is_no_part_of_its_name(label: str):
     assert row_metric(label)[0] == "revenue"
+
+
+_RATE_HTML = """
+<div><span style="font-weight:700">INCOME TAXES</span></div>
+<table>
+<tr><td></td><td colspan="3">Fiscal Years Ended January 31,</td></tr>
+<tr><td></td><td>2025</td><td></td><td>2024</td></tr>
+<tr><td>U.S. statutory tax rate</td><td>21.0</td><td>%</td><td>21.0</td><td>%</td></tr>
+<tr><td>Stock-based compensation</td><td>(2.3)</td><td>%</td><td>1.4</td><td>%</td></tr>
+<tr><td>Effective income tax rate</td><td>23.4</td><td>%</td><td>25.5</td><td>%</td></tr>
+</table>
+"""
+
+_RATE_MD = """# Acme N.V. Annual Report on Form 10-K
+
+## Income taxes
+
+|                               | Year Ended April 30, | Year Ended April 30, |
+|-------------------------------|----------------------|----------------------|
+|                               | 2024                 | 2023                 |
+| Dutch statutory income tax    | 25.8%                | 25.8%                |
+| Stock-based compensation      | 8.4%                 | (2.3)%               |
+| Research and development      | 1.1%                 | 0.6%                 |
+"""
+
+
+@pytest.mark.parametrize(("data", "name"), [(_html(_RATE_HTML), "acme.html"), (_RATE_MD.encode(), "acme.md")])
+def test_a_tax_rate_reconciliation_gives_each_lines_effect_on_the_rate_not_its_share_of_revenue(data, name):
+    doc = parse_filing(data, name)
+    assert isinstance(doc, ParsedDocument), doc
+    percents = {f.label: f.metric for f in doc.facts if f.unit == "percent"}
+    assert percents, "the rate table was read"
+    assert not [m for m in percents.values() if "stock-based compensation" in m and "rate effect" not in m]
+    assert any("statutory" in m and "effect" not in m for m in percents.values()), "a rate line stays the rate"
