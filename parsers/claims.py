@@ -920,7 +920,8 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
     ranged = _ranges(text, figs)
     claims = []
     qualifiers = {i for i, p in enumerate(figs) if _is_qualifier(text, p, len(figs) - 1)}
-    main = [p for i, p in enumerate(figs) if i not in qualifiers]
+    unreported = {i: why for i, p in enumerate(figs) if i not in qualifiers and (why := _not_reported(text, p))}
+    main = [p for i, p in enumerate(figs) if i not in qualifiers and i not in unreported]
     whole = _subject(_mask_figures(text, main), ctx.companies)
     respective = {i: name for p, name in zip(main, _respective(text, main)) for i in [figs.index(p)]}
     if antecedent is not None and whole.metric is None:
@@ -929,6 +930,9 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
     discards: list[Discard] = []
     for i, p in enumerate(figs):
         if i in qualifiers:
+            continue
+        if i in unreported:
+            discards.append(Discard(page=slide.page, text=text, why=f"{p.text.strip()} is {unreported[i]}"))
             continue
         if _compared_without_period(text, p):
             discards.append(Discard(page=slide.page, text=text, why=f"{p.text} is the figure compared with, "
@@ -988,15 +992,15 @@ def _respective(text: str, main: list[Printed]) -> list[str]:
     if len(main) < 2:
         return []
     verb = _LIST_VERB.search(text[:main[0].start])
-    if verb is None or any(_LIST_JOIN.fullmatch(text[a.end:b.start]) is None for a, b in zip(main, main[1:])):
+    if verb is None:
         return []
-    tail = re.sub(r"\b(?:FY\s?|Q[1-4]\s?)?'?(?:19|20)\d{2}\b", "", text[main[-1].end:])
-    if re.search(r"\d", tail):
-        return []
+    listed = 1  # the figures joined into one list from the first ("$5.1B, $1.2B and $2.10"); any after are not
+    while listed < len(main) and _LIST_JOIN.fullmatch(text[main[listed - 1].end:main[listed].start]):
+        listed += 1
     parts = [part for part in _LIST_SEP.split(text[:verb.start()]) if part.strip()]
-    if len(parts) < len(main):
+    if listed < 2 or len(parts) < listed:
         return []
-    lead, names = parts[:-len(main)], parts[-len(main):]
+    lead, names = parts[:-listed], parts[-listed:]
     metrics = [find_metric(n) for n in names]
     if not all(metrics) or any(find_metric(part) for part in lead):
         return []
@@ -1006,6 +1010,32 @@ def _respective(text: str, main: list[Printed]) -> list[str]:
                               for n, m in zip(names[1:], metrics[1:])]
     prefix = " ".join(part.strip() for part in lead)
     return [f"{prefix} {n.strip()}".strip() for n in names]
+
+
+_CONSENSUS = re.compile(r"\b(?:consensus|street|(?:our|the|their)\s+(?:estimates?|est\.?|model|forecast)|"
+                        r"we\s+(?:had|expected|modell?ed|model)|expectations?)"
+                        r"(?:\s+(?:of|at|was|were|is|for|by|near))?\s*:?\s*(?:about|~|approximately|roughly|around)?\s*$",
+                        re.I)
+_STOCK_MOVE = re.compile(r"\b(?:shares|stock|share\s+price|ADRs?)\s+(?:(?:were|was|is|are|closed|traded|ended|fell|rose|"
+                         r"jumped|dropped|up|down)\s+)?$", re.I)
+_PRICE_TARGET = re.compile(r"\b(?:PT|TP|price\s+target|target\s+price)\b", re.I)
+_ESTIMATE_YEAR = re.compile(r"(?<![A-Za-z0-9])(?:[1-4]Q\s?|Q[1-4]\s?)?(?:FY|CY)?'?(?:20)?\d{2}E\b")
+
+
+def _not_reported(text: str, p: Printed) -> str | None:
+    """Why a figure in a sentence is no figure of the company's filings: a consensus or the writer's own
+    estimate ("vs. consensus of $2.91", "our FY26E EPS of $6.95"), or a move in its share price."""
+    before = text[max(0, p.start - 48):p.start]
+    if _CONSENSUS.search(before):
+        return "a consensus or analyst estimate, not a reported figure"
+    if p.unit == "percent" and _STOCK_MOVE.search(before):
+        return "a move in the share price"
+    clause, at = _clause(text, p)
+    if _ESTIMATE_YEAR.search(clause):
+        return "an estimate (its period is marked E)"
+    if _PRICE_TARGET.search(clause[:p.start - at]):
+        return "a price target"
+    return None
 
 
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|approximately\s+|nearly\s+|~)?$", re.I)

@@ -407,6 +407,19 @@ def test_a_list_sentence_with_more_names_than_figures_is_no_respective_list() ->
     assert claim.metric != "cash", "one quantity with a list in its name, not cash alone"
 
 
+@pytest.mark.parametrize(("sentence", "kept", "why"), [
+    ("Diluted EPS of $3.15 vs. consensus of $2.91, a clean beat.", ["$3.15"], "consensus"),
+    ("Revenue of $94.0 billion came in above the Street at $89.5 billion.", ["$94.0 billion"], "consensus"),
+    ("Shares -1.9% on the day after revenue grew 6%.", ["6%"], "share price"),
+    ("Net income of $1.9 billion; our FY26E EPS goes to $6.95.", ["$1.9 billion"], "estimate"),
+    ("Operating margin of 24.7%. Stay Buy, PT $270.", ["24.7%"], "price target"),
+])
+def test_a_consensus_an_estimate_a_price_target_or_a_share_move_is_no_claim(sentence, kept, why) -> None:
+    parsed = extract_claims(_deck(("FY2024 Results", [sentence])))
+    assert [c.printed.strip() for c in parsed.claims] == kept
+    assert any(why in d.why for d in parsed.discarded)
+
+
 @pytest.mark.parametrize(("line", "metric", "value"), [
     ("Reality Labs operating loss of $17.73 billion", "operating_income", Decimal("-17.73")),
     ("Net loss of $108.1 million for the year", "net_income", Decimal("-108.1")),
