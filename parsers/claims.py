@@ -54,7 +54,7 @@ _ESTIMATE_HEAD = re.compile(r"\d[E]$|\d[E]\b(?!\w)", re.I)
 _PROJECTION = re.compile(
     r"\b(expects?|expected|expecting|outlook|targets?|targeting|guidance|guide[sd]?|forecasts?|forecasted|"
     r"projects?|projected|projections?|plans? to|plans|planned|aims?|intends?|anticipates?|anticipated|"
-    r"will|should|could|may|estimates?d?|goal|aspir\w+|ambition|by 20\d\d|next year|going forward|long[- ]term model)\b",
+    r"will|should|could|may|sees|estimates?d?|goal|aspir\w+|ambition|by 20\d\d|next year|going forward|long[- ]term model)\b",
     re.I,
 )
 _SUPERLATIVE = re.compile(
@@ -943,9 +943,11 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         masked_clause = _mask_figures(clause, [msgspec.structs.replace(q, start=q.start - off, end=q.end - off) for q in local])
         subject = _subject(_with_subject(text[:off], masked_clause), ctx.companies)
         basis_text = clause
+        own_clause = clause
         if i in respective:
+            # Its own name and figure are the clause: "EPS" further along the list is not its unit.
             subject = _subject(respective[i], ctx.companies)
-            basis_text = respective[i]
+            basis_text = own_clause = f"{respective[i]} {p.text.strip()}"
         elif (subject.metric is None and whole.metric is not None) or not subject.label:
             # "Adjusted diluted EPS $14.60 (▲ 19% Y/Y)": a change in parentheses is its named figure's, on
             # the basis that name states.
@@ -970,7 +972,7 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
             scale, unit = slide_scale, "USD" if p.unit == "count" else None
         claims.append(_make_claim(
             page=slide.page, n=start + len(claims) + 1, text=text, p=p, bound=bound, printed=printed,
-            clause=clause, after=text[p.end:], subject=subject, stated=stated, entity=entity, bbox=block.bbox,
+            clause=own_clause, after=text[p.end:], subject=subject, stated=stated, entity=entity, bbox=block.bbox,
             scale=scale, unit=unit, basis_text=basis_text,
         ))
     return claims, discards
@@ -1016,8 +1018,8 @@ _CONSENSUS = re.compile(r"\b(?:consensus|street|(?:our|the|their)\s+(?:estimates
                         r"we\s+(?:had|expected|modell?ed|model)|expectations?)"
                         r"(?:\s+(?:of|at|was|were|is|for|by|near))?\s*:?\s*(?:about|~|approximately|roughly|around)?\s*$",
                         re.I)
-_STOCK_MOVE = re.compile(r"\b(?:shares|stock|share\s+price|ADRs?)\s+(?:(?:were|was|is|are|closed|traded|ended|fell|rose|"
-                         r"jumped|dropped|up|down)\s+)?$", re.I)
+_STOCK_MOVE = re.compile(r"\b(?:shares|stock|share\s+price|ADRs?)(?:\s+(?:were|was|is|are|closed|traded|ended|fell|rose|"
+                         r"jumped|dropped|up|down))?\s*[+\-\u2212]?\s*$", re.I)  # a span may start at its space or sign
 _PRICE_TARGET = re.compile(r"\b(?:PT|TP|price\s+target|target\s+price)\b", re.I)
 _ESTIMATE_YEAR = re.compile(r"(?<![A-Za-z0-9])(?:[1-4]Q\s?|Q[1-4]\s?)?(?:FY|CY)?'?(?:20)?\d{2}E\b")
 

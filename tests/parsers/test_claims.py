@@ -400,6 +400,8 @@ def test_and_before_a_lowercase_quantitys_name_after_a_figure_starts_its_clause(
 def test_a_list_of_quantities_takes_its_list_of_figures_in_order(sentence, quantities) -> None:
     claims = extract_claims(_deck(("FY2024 Results", [sentence]))).claims
     assert [(c.metric, c.basis) for c in claims] == quantities
+    assert [c.unit for c in claims if c.metric in ("revenue", "net_income", "operating_income")] == \
+        ["USD"] * sum(m in ("revenue", "net_income", "operating_income") for m, _ in quantities), "EPS's unit stays EPS's"
 
 
 def test_a_list_sentence_with_more_names_than_figures_is_no_respective_list() -> None:
@@ -411,6 +413,7 @@ def test_a_list_sentence_with_more_names_than_figures_is_no_respective_list() ->
     ("Diluted EPS of $3.15 vs. consensus of $2.91, a clean beat.", ["$3.15"], "consensus"),
     ("Revenue of $94.0 billion came in above the Street at $89.5 billion.", ["$94.0 billion"], "consensus"),
     ("Shares -1.9% on the day after revenue grew 6%.", ["6%"], "share price"),
+    ("Operating income rose 9%; stock +11% the next session.", ["9%"], "share price"),
     ("Net income of $1.9 billion; our FY26E EPS goes to $6.95.", ["$1.9 billion"], "estimate"),
     ("Operating margin of 24.7%. Stay Buy, PT $270.", ["24.7%"], "price target"),
 ])
