@@ -153,6 +153,7 @@ _TABLE_SCALE = re.compile(
     re.I,
 )
 _CURRENCY_WORD = re.compile(r"\$|\busd\b", re.I)
+_COUNT_SCALE = re.compile(r"\(\s*(k|000s|thousands|m|mm|mn|millions)\s*\)", re.I)
 _SCALE_OF = {"thousands": 3, "k": 3, "000s": 3, "millions": 6, "m": 6, "mm": 6, "mn": 6, "billions": 9, "b": 9, "bn": 9}
 _PER_SHARE = re.compile(r"per share|\beps\b|per diluted share", re.I)
 _SHARES = re.compile(r"\bshares\b", re.I)
@@ -1191,6 +1192,9 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 scale = _SCALE_OF[next(g for g in row_scale.groups() if g).lower()]
                 if p.unit == "count":
                     unit = "USD"
+            elif p.unit == "count" and p.scale == 0 and (count_scale := _COUNT_SCALE.search(label)) and (
+                    _COUNT_ROW.search(label) or (reg is not None and reg.unit == "count")):
+                scale = _SCALE_OF[count_scale.group(1).lower()]  # "Headcount (k) 76.5" is 76,500 people
             elif p.unit == "count" and p.scale > 0 and _CURRENCY_WORD.search(corner) and not _COUNT_ROW.search(label) \
                     and not (reg is not None and reg.unit != "USD"):
                 unit = "USD"  # "44,062m" under a "USD m" corner: the corner names the currency its cells omit

@@ -193,6 +193,9 @@ def _ended(text: str) -> re.Match[str] | None:
     return _ENDED.search(text, max(0, k.start() - 64)) if k else None
 
 
+_CALENDAR_YEAR = re.compile(r"\bCY\s?'?(\d{4}|\d{2})\b", re.I)
+
+
 def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     """The fiscal period a heading, column header or bullet names, if it names one.
 
@@ -200,6 +203,9 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     "Year Ended January 26, 2025" -> FY2025 given NVIDIA's year end; "2024" -> FY2024;
     "fiscal 2024 fourth quarter" -> Q4 FY2024; "the quarter ended September 28, 2024" a quarter.
     """
+    if "CY" in text or "cy" in text:
+        # "Q2 CY25", "CY2024": a calendar year printed as such reads as the year itself.
+        text = _CALENDAR_YEAR.sub(lambda y: y.group(1) if len(y.group(1)) == 4 else f"20{y.group(1)}", text)
     m = _FISCAL_Q.search(text)
     if m:
         return f"Q{_QUARTER_WORDS[m.group(2).lower()]} FY{_year(m.group(1))}"

@@ -647,3 +647,13 @@ def test_an_of_which_line_is_a_part_of_the_quantity_above_it(title, lines, segme
     claims = extract_claims(_deck((title, lines))).claims
     part = [c for c in claims if c.text == lines[1]]
     assert part and all((c.metric, c.basis) == (metric, segment) for c in part)
+
+
+@pytest.mark.parametrize(("row", "head", "value", "period"), [
+    (["Headcount (k)", "76.5", "72.7"], ["Metric", "FY25", "FY24"], Decimal("76500"), "FY2025"),
+    (["Paid memberships (m)", "301.6", "269.6"], ["Metric", "Q2 CY25", "Q2 CY24"], Decimal("301600000"), "Q2 FY2025"),
+])
+def test_a_count_rows_own_scale_and_a_calendar_year_column_are_read(row, head, value, period) -> None:
+    claims = extract_claims(_deck(("Portfolio benchmark", [], [head, row]))).claims
+    first = next(c for c in claims if c.printed.strip() == row[1])
+    assert (first.value.scaleb(first.scale), first.unit, first.period) == (value, "count", period)
