@@ -129,7 +129,8 @@ _GROWTH = re.compile(
     r"\b(up|down|grew|grow|growth|growing|increase[sd]?|decrease[sd]?|declined?|declines|rose|fell|"
     r"jumped|jumps|surged|soared|climbed|dropped|slipped|plunged|widened|narrowed|contracted|"
     r"y/y|yoy|y-o-y|year[- ]over[- ]year|year[- ]on[- ]year|q/q|qoq|quarter[- ]over[- ]quarter|sequential(?:ly)?|"
-    r"change|cagr|expanded|improved|(?:more|higher|lower|less) than (?:a|the prior|the previous) year(?: earlier| ago)?)\b"
+    r"change|cagr|expanded|improved|(?:more|higher|lower|less) than (?:a|the prior|the previous) year(?: earlier| ago)?|"
+    r"vs\.?\s+(?:PY|LY|PYQ|prior[- ]year|last year|a year ago))\b"
     f"|[{_ARROW_UP}{_ARROW_DOWN}]",
     re.I,
 )

@@ -657,3 +657,13 @@ def test_a_count_rows_own_scale_and_a_calendar_year_column_are_read(row, head, v
     claims = extract_claims(_deck(("Portfolio benchmark", [], [head, row]))).claims
     first = next(c for c in claims if c.printed.strip() == row[1])
     assert (first.value.scaleb(first.scale), first.unit, first.period) == (value, "count", period)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Net sales of $648.1 billion, +5.1% vs. prior year.",
+    "Operating income of $2.5 billion, up from 2023; margin stable, +5% vs PY for the segment total.",
+])
+def test_a_percent_against_the_prior_year_is_a_growth_rate(sentence) -> None:
+    claims = extract_claims(_deck(("FY2024 Results", [sentence]))).claims
+    growth = next(c for c in claims if c.unit == "percent")
+    assert (growth.kind, growth.comparison_period) == ("growth", "FY2023")
