@@ -925,7 +925,7 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
     unreported = {i: why for i, p in enumerate(figs) if i not in qualifiers and (why := _not_reported(text, p))}
     main = [p for i, p in enumerate(figs) if i not in qualifiers and i not in unreported]
     whole = _subject(_mask_figures(text, main), ctx.companies)
-    respective = {i: name for p, name in zip(main, _respective(text, main)) for i in [figs.index(p)]}
+    respective = {figs.index(p): name for p, name in zip(main, _respective(text, main))}
     if antecedent is not None and whole.metric is None:
         whole = antecedent  # "That was 10% more than a year earlier." speaks of the sentence before's quantity
     block_period = _stated("its bullet", text, _mask_figures(text, figs), whole=True) or outer_period
@@ -1028,7 +1028,8 @@ _ESTIMATE_YEAR = re.compile(r"(?<![A-Za-z0-9])(?:[1-4]Q\s?|Q[1-4]\s?)?(?:FY|CY)?
 
 def _not_reported(text: str, p: Printed) -> str | None:
     """Why a figure in a sentence is no figure of the company's filings: a consensus or the writer's own
-    estimate ("vs. consensus of $2.91", "our FY26E EPS of $6.95"), or a move in its share price."""
+    estimate ("vs. consensus of $2.91", "our FY26E EPS of $6.95"), a move in its share price, or a price
+    target; None when it may be one."""
     before = text[max(0, p.start - 48):p.start]
     if _CONSENSUS.search(before):
         return "a consensus or analyst estimate, not a reported figure"
