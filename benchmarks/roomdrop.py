@@ -267,6 +267,7 @@ async def _ingest(admin_dsn: str, work: Path, files: list[str], workers: int) ->
             for i in range(workers):
                 await wait_until(lambda i=i: _logged(home / f"worker{i}.log", "taking"), 60, "a worker to start")
             blobs = [(rel, (DATA / rel).read_bytes()) for rel in files]
+            cpu_before = _worker_cpu_seconds(procs)
             started = time.perf_counter()
             for rel, data in blobs:
                 await core.pipeline.submit_filing("ingest", rel, data)
@@ -278,12 +279,17 @@ async def _ingest(admin_dsn: str, work: Path, files: list[str], workers: int) ->
 
                 await wait_until(done, 900, "ingest")
                 elapsed = time.perf_counter() - started
+                cpu = {k: round(v - cpu_before[k], 1) for k, v in _worker_cpu_seconds(procs).items()}
                 parses = await db.fetchval("SELECT count(*) FROM event WHERE type IN ('document.parsed', "
                                            "'document.failed') AND room = 'ingest'")
                 cached = await db.fetchval("SELECT count(*) FROM parse_cache")
                 distinct = await db.fetchval("SELECT count(DISTINCT sha256) FROM document WHERE room = 'ingest'")
         return {"workers": workers, "documents": len(files), "seconds": round(elapsed, 2),
                 "docs_per_s": round(len(files) / elapsed, 2), "parse_results": int(parses),
+                # CPU seconds by kind and the cores they kept busy on average: one worker already
+                # keeps more than one core busy (PostgreSQL stores as it parses), which bounds
+                # what a second can add on a two-core machine.
+                "cpu_s": cpu, "cores_busy": round(sum(cpu.values()) / elapsed, 2),
                 "parsed_once": int(parses) == len(files) and int(cached) <= int(distinct)}
     finally:
         for p in procs:
@@ -297,6 +303,24 @@ async def _ingest(admin_dsn: str, work: Path, files: list[str], workers: int) ->
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
         shutil.rmtree(home, ignore_errors=True)
+
+
+def _worker_cpu_seconds(procs: list[subprocess.Popen[bytes]]) -> dict[str, float]:
+    """CPU seconds used so far by the worker processes, their parser processes and PostgreSQL."""
+    import psutil
+
+    out = {"workers": 0.0, "parsers": 0.0, "postgres": 0.0}
+    parts: list[tuple[str, Any]] = []
+    for p in procs:
+        with contextlib.suppress(psutil.Error):
+            worker = psutil.Process(p.pid)
+            parts += [("workers", worker), *(("parsers", c) for c in worker.children(recursive=True))]
+    parts += [("postgres", p) for p in psutil.process_iter(["name"]) if p.info["name"] == "postgres"]
+    for kind, proc in parts:
+        with contextlib.suppress(psutil.Error):
+            t = proc.cpu_times()
+            out[kind] += t.user + t.system
+    return out
 
 
 async def _logged(path: Path, needle: str) -> bool:
