@@ -31,7 +31,7 @@ from parsers.figures import normalise_text as _norm
 from parsers.figures import ranges as _ranges
 from parsers.numbers import Printed, parse_printed
 from parsers.periods import MONTHS, bare_part, period_from_text
-from parsers.quantities import is_label
+from parsers.quantities import is_label, root_metric
 
 __all__ = [
     "Proposal",
@@ -905,6 +905,31 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stat
     return claims, discards
 
 
+def _share_of_tile_above(claim: Claim, earlier: list[Claim], above: Claim | None) -> Claim:
+    """"44% of Total Revenue" printed under the tile "29% Elastic Cloud Revenue Growth": a share that
+    names no part of its own is the share of the quantity the figure stacked above it names.
+
+    Stacked means above it and overlapping it across the slide when both have boxes (tiles in a row
+    are read left to right, so the claim read just before may be the next tile's); without boxes, the
+    claim printed just before it."""
+    if claim.kind != "share" or claim.denominator is None or claim.metric not in (None, claim.denominator):
+        return claim
+    if claim.bbox is not None:
+        x0, y0, x1, _ = claim.bbox
+        stacked = [c for c in earlier if c.bbox is not None and c.bbox[3] <= y0 + 2 and
+                   min(x1, c.bbox[2]) - max(x0, c.bbox[0]) > 0.3 * min(x1 - x0, c.bbox[2] - c.bbox[0])]
+        source = max(stacked, key=lambda c: c.bbox[3], default=None)  # type: ignore[index]
+    else:
+        source = above
+    if source is None or not source.metric or is_label(source.metric):
+        return claim
+    part = root_metric(source.metric)
+    reg = by_id(part)
+    if reg is None or reg.unit != "USD" or part == claim.denominator:
+        return claim
+    return msgspec.structs.replace(claim, metric=part, label=reg.names[0])
+
+
 def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stated | None,
                  outer_entity: str | None, outer_period: _Stated | None, start: int,
                  lent_part: str | None = None, antecedent: _Subject | None = None) -> tuple[list[Claim], list[Discard]]:
@@ -1315,6 +1340,7 @@ def extract_claims(deck: Deck) -> ParsedDeck:
         for block in slide.blocks:
             above = next((c for c in reversed(page_claims) if not _OF_WHICH.match(c.text)), None)
             got, why = _block_claims(block, slide, ctx, running, slide_entity, len(page_claims), above)
+            got = [_share_of_tile_above(c, page_claims, above) for c in got]
             page_claims += got
             discards += why
             if slide_period is None and got and (own := _stated(f"the period stated above it on slide {slide.page}, in",

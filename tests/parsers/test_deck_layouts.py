@@ -75,3 +75,55 @@ def test_pptx_sub_bullets_carry_a_figure_less_parents_words() -> None:
     assert [b.text for b in deck.slides[0].blocks] == [
         "Net revenue by segment:", "Net revenue by segment: Payment network: $17.3B",
         "Net revenue by segment: Value-added services: $10.8B", "Operating income of $15.6B"]
+
+
+def _tiles_pptx(title: str, tiles: list[tuple[float, float, str]]) -> Deck:
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    prs = Presentation()
+    slide = prs.slides.add_slide(prs.slide_layouts[5])
+    slide.shapes.title.text = title
+    for left, top, text in tiles:
+        slide.shapes.add_textbox(Inches(left), Inches(top), Inches(2.5), Inches(0.6)).text_frame.text = text
+    buf = io.BytesIO()
+    prs.save(buf)
+    deck = load_deck(buf.getvalue(), "deck.pptx")
+    assert isinstance(deck, Deck)
+    return deck
+
+
+def _tiles_pdf(title: str, tiles: list[tuple[float, float, str]]) -> Deck:
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=960, height=540)
+    page.insert_text((40, 50), title, fontsize=24)
+    for left, top, text in tiles:
+        page.insert_text((left * 72, top * 72), text, fontsize=14)
+    deck = load_deck(doc.tobytes(), "deck.pdf")
+    assert isinstance(deck, Deck)
+    return deck
+
+
+# The share tile sits under the first tile; the tile read just before it is the second one in the row.
+@pytest.mark.parametrize(("make", "title", "tiles", "part"), [
+    (_tiles_pptx, "Salesforce Q1 FY24 at a glance",
+     [(0.5, 2.0, "$7.6B Subscription revenue"), (4.5, 2.0, "11% Revenue growth y/y"),
+      (0.5, 3.4, "94% of Total Revenue")], "subscription_revenue"),
+    (_tiles_pdf, "Apple Q4 FY24 results at a glance",
+     [(0.8, 2.5, "$25.0B Services net sales"), (5.5, 2.5, "6% Net sales growth"),
+      (0.8, 4.5, "26% of total net sales")], "services_revenue"),
+])
+def test_a_share_tile_is_the_share_of_the_figure_stacked_above_it(make, title, tiles, part) -> None:
+    share = next(c for c in extract_claims(make(title, tiles)).claims if c.kind == "share")
+    assert (share.metric, share.denominator) == (part, "revenue")
+
+
+@pytest.mark.parametrize("make", [_tiles_pptx, _tiles_pdf])
+def test_a_share_tile_with_nothing_stacked_above_it_names_no_part(make) -> None:
+    # The tile above sits in another column: it is not the part this share measures.
+    deck = make("Salesforce Q1 FY24 at a glance",
+                [(0.5, 2.0, "$7.6B Subscription revenue"), (5.5, 3.4, "94% of Total Revenue")])
+    share = next(c for c in extract_claims(deck).claims if c.kind == "share")
+    assert share.metric == "revenue"
