@@ -364,6 +364,11 @@ def _load_pptx(data: bytes, name: str) -> Deck | ParseFailure:
                 tables.append(grid)
                 boxes.append([[box] * len(r) for r in grid])
                 continue
+            if getattr(shape, "has_chart", False) and shape.has_chart:
+                if (grid := _native_chart(shape.chart)) is not None:
+                    tables.append(grid)
+                    boxes.append([[box] * len(r) for r in grid])
+                continue
             if shape == s.shapes.title or not shape.has_text_frame:
                 continue
             blocks.extend(_frame_blocks(shape.text_frame, box))
@@ -374,6 +379,70 @@ def _load_pptx(data: bytes, name: str) -> Deck | ParseFailure:
     if not slides:
         return ParseFailure("no-content", f"{name} has no slides")
     return Deck(format="pptx", slides=slides, title=(prs.core_properties.title or ""))
+
+
+# ---------------------------------------------------------------- native PowerPoint charts
+
+_FORMAT_NUMBER = re.compile(r"[#0][#0,]*(?:\.(0+))?")
+
+
+def format_number(value: float, code: str) -> str:
+    """``value`` as a spreadsheet number format shows it: "$#,##0.0" gives "$391.0", "0.0%" gives
+    "46.2%" for 0.462, '#,##0"B"' gives "391B". Sections after ";" (negatives, zero) use the first's
+    digits with a minus or parentheses as the second prints them."""
+    sections = code.split(";")
+    negative = value < 0 and len(sections) > 1
+    section = sections[1] if negative else sections[0]
+    if section.strip().lower() in ("", "general"):
+        return f"{value:g}"
+    literal = re.sub(r'"([^"]*)"|\\(.)', lambda m: m.group(1) or m.group(2), section)
+    literal = re.sub(r"\[[^\]]*\]|_.|\*.", "", literal)  # colours, padding and fill codes print nothing
+    m = _FORMAT_NUMBER.search(literal)
+    if m is None:
+        return literal
+    shown = abs(value) if negative else value
+    if "%" in literal[m.end():] or "%" in literal[:m.start()]:
+        shown *= 100
+    decimals = len(m.group(1) or "")
+    digits = f"{shown:,.{decimals}f}" if "," in m.group(0) else f"{shown:.{decimals}f}"
+    return f"{literal[:m.start()]}{digits}{literal[m.end():]}"
+
+
+def _chart_label_format(chart) -> str | None:  # type: ignore[no-untyped-def]
+    """The number format the chart's value labels print with, or None when no label shows a value
+    (a chart without labels prints its values nowhere: they are not the deck's figures)."""
+    for plot in chart.plots:
+        if plot.has_data_labels and plot.data_labels.show_value:
+            labels = plot.data_labels
+            if not labels.number_format_is_linked and labels.number_format:
+                return labels.number_format
+            cache = plot.series[0]._element.find(".//{*}val//{*}formatCode") if plot.series else None
+            return cache.text if cache is not None and cache.text else "General"
+    return None
+
+
+def _native_chart(chart) -> list[list[str]] | None:  # type: ignore[no-untyped-def]
+    """A chart with value labels read as the table it plots. Over periods ("FY22 | FY23 | FY24") each
+    series is a row named by its series (the title, which carries the unit, in the corner), or by the
+    title when there is one series; over anything else (segments of a bar or a doughnut) each category
+    is a row and each series a column."""
+    code = _chart_label_format(chart)
+    if code is None or not chart.plots:
+        return None
+    title = " ".join(chart.chart_title.text_frame.text.split()) if chart.has_title and \
+        chart.chart_title.has_text_frame else ""
+    plot = chart.plots[0]
+    categories = [" ".join(str(c).split()) for c in plot.categories]
+    series = [(" ".join((s.name or "").split()), [None if v is None else format_number(v, code) for v in s.values])
+              for p in chart.plots for s in p.series]
+    if not categories or not series:
+        return None
+    if sum(1 for c in categories if _CATEGORY.match(c)) * 2 >= len(categories):
+        if len(series) == 1:
+            return [["", *categories], [title or series[0][0], *(v or "" for v in series[0][1])]]
+        return [[title, *categories], *([name, *(v or "" for v in values)] for name, values in series)]
+    head = [title, *(name for name, _ in series)] if len(series) > 1 or not title else [title, title]
+    return [head, *([c, *(values[i] or "" for _, values in series)] for i, c in enumerate(categories))]
 
 
 def _stacked_callouts(blocks: list[TextBlock]) -> list[TextBlock]:
@@ -510,7 +579,7 @@ def _load_markdown(text: str) -> Deck | ParseFailure:
             if not deck_title and m.group(1) == "#":
                 deck_title = head
             if ruled and title_parts and (blocks or tables):
-                blocks.append(TextBlock(text=head))
+                blocks.append(TextBlock(text=head, heading=True))
                 continue
             if blocks or tables:
                 flush_slide()
@@ -524,16 +593,135 @@ def _load_markdown(text: str) -> Deck | ParseFailure:
     return Deck(format="md", slides=slides, title=deck_title or slides[0].title)
 
 
+# A plain-text deck is an analyst's memo pasted from email or a terminal, read in a fixed-width font:
+# headings underlined with a rule, tables aligned with runs of spaces, prose hard-wrapped, bullets
+# with wrapped continuation lines. Each line and column gets a box on a character grid, so a
+# heading can be found above what it heads, as on a drawn slide.
+_CHAR_W, _LINE_H = 7.0, 14.0
+_UNDERLINE = re.compile(r"^\s*(?:[=\-_~*]\s?){3,}\s*$")
+_TEXT_CELL = re.compile(r"\S+(?: \S+)*")  # a run of words: cells are parted by two spaces or more
+_MEMO_FIELD = re.compile(r"^\s*[A-Z][A-Za-z]{1,12}:\s{2,}\S")
+
+
+def _text_cells(line: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group(0)) for m in _TEXT_CELL.finditer(line)]
+
+
+def _tabular(line: str) -> bool:
+    """A line that reads as a table row: a label (or nothing) then short cells set apart by spaces."""
+    cells = _text_cells(line)
+    return len(cells) >= 2 and all(len(c[2]) <= 24 for c in cells[1:])
+
+
+def _text_table(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[list[BBox | None]]]:
+    """Aligned rows as a grid: a row with fewer cells than the widest (a header over the label
+    column) gives its cells to the columns whose right edges they share."""
+    rows = [(n, _text_cells(line)) for n, line in lines]
+    widest = max(rows, key=lambda r: len(r[1]))[1]
+    edges = [end for _, end, _ in widest]
+    grid: list[list[str]] = []
+    boxes: list[list[BBox | None]] = []
+    for n, cells in rows:
+        row: list[str] = [""] * len(edges)
+        row_boxes: list[BBox | None] = [None] * len(edges)
+        if len(cells) == len(edges):
+            slots = list(range(len(edges)))
+        else:
+            # Figures and headers are right-aligned over their column: nearest right edge, in order.
+            slots, k = [], 0
+            for start, end, _ in cells:
+                best = min(range(k, len(edges)), key=lambda e: abs(edges[e] - end)) if k < len(edges) else len(edges) - 1
+                slots.append(best)
+                k = best + 1
+        for (start, end, text), slot in zip(cells, slots):
+            row[slot] = f"{row[slot]} {text}".strip()
+            row_boxes[slot] = (start * _CHAR_W, n * _LINE_H, end * _CHAR_W, (n + 1) * _LINE_H)
+        grid.append(row)
+        boxes.append(row_boxes)
+    return grid, boxes
+
+
+def _figure_rows(lines: list[tuple[int, str]]) -> int:
+    return sum(1 for _, line in lines if any(is_figure_cell(c[2]) for c in _text_cells(line)[1:]))
+
+
+def _text_page(page_no: int, page: str) -> Slide | None:
+    raw = [ln.rstrip() for ln in page.split("\n")]
+    numbered = [(n, ln) for n, ln in enumerate(raw)]
+    title, blocks, tables, table_boxes = "", [], [], []
+    para: list[tuple[int, str]] = []
+    para_indent = -1  # the indent a bullet's continuation lines sit deeper than; -1 for prose
+
+    def flush(heading: bool = False) -> None:
+        nonlocal para_indent
+        if para:
+            first, last = para[0][0], para[-1][0]
+            left = min(len(t) - len(t.lstrip()) for _, t in para)
+            right = max(len(t) for _, t in para)
+            text = " ".join(" ".join(t.split()) for _, t in para)
+            text = _BULLET.sub("", text) if _BULLET.match(text) else text
+            blocks.append(TextBlock(text=text, bbox=(left * _CHAR_W, first * _LINE_H, right * _CHAR_W,
+                                                     (last + 1) * _LINE_H), heading=heading))
+        para.clear()
+        para_indent = -1
+
+    i = 0
+    while i < len(numbered):
+        n, line = numbered[i]
+        underlined = i + 1 < len(numbered) and numbered[i + 1][1].strip() and _UNDERLINE.match(numbered[i + 1][1])
+        if not line.strip() or _UNDERLINE.match(line):
+            flush()
+            i += 1
+            continue
+        if not title:
+            title = " ".join(line.split())
+            i += 2 if underlined else 1
+            continue
+        if underlined:
+            flush()
+            para.append((n, line))
+            flush(heading=True)
+            i += 2
+            continue
+        if _tabular(line) and not _BULLET.match(line):
+            run = [(n, line)]
+            j = i + 1
+            while j < len(numbered) and numbered[j][1].strip() and _tabular(numbered[j][1]) \
+                    and not _BULLET.match(numbered[j][1]):
+                run.append(numbered[j])
+                j += 1
+            if len(run) >= 2 and _figure_rows(run) >= 2:
+                flush()
+                grid, boxes = _text_table(run)
+                tables.append(grid)
+                table_boxes.append(boxes)
+                i = j
+                continue
+        indent = len(line) - len(line.lstrip())
+        if _BULLET.match(line) or _MEMO_FIELD.match(line):
+            flush()
+            para.append((n, line))
+            marker = _BULLET.match(line)
+            para_indent = indent if marker else 10**6  # a memo field ("To:  ...") stands alone
+        elif para and para_indent >= 0 and indent <= para_indent:
+            flush()  # a line back at (or left of) the bullet's margin starts its own paragraph
+            para.append((n, line))
+        else:
+            para.append((n, line))
+        i += 1
+    flush()
+    if not title:
+        return None
+    return Slide(page=page_no, title=title, blocks=blocks, tables=tables, table_boxes=table_boxes)
+
+
 def _load_text(text: str) -> Deck | ParseFailure:
     """Pages split on form feeds; a page's first line is its title."""
-    pages = [p for p in text.replace("\r\n", "\n").split("\f")]
     slides = []
-    for page in pages:
-        lines = [" ".join(ln.split()) for ln in page.split("\n")]
-        lines = [_BULLET.sub("", ln) if _BULLET.match(ln) else ln for ln in lines if ln]
-        if not lines:
-            continue
-        slides.append(Slide(page=len(slides) + 1, title=lines[0], blocks=[TextBlock(text=ln) for ln in lines[1:]]))
+    for page in text.replace("\r\n", "\n").split("\f"):
+        slide = _text_page(len(slides) + 1, page)
+        if slide is not None:
+            slides.append(slide)
     if not slides:
         return ParseFailure("no-content", "the text file is blank")
     return Deck(format="txt", slides=slides, title=slides[0].title)

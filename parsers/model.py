@@ -181,6 +181,9 @@ class TextBlock(msgspec.Struct):
     text: str
     bbox: BBox | None = None
     size: float | None = None
+    heading: bool = False
+    """A section heading inside the page (underlined in a text memo, a sub-heading in Markdown): it
+    names and dates the section under it."""
 
 
 class Slide(msgspec.Struct):

@@ -146,3 +146,62 @@ def test_a_table_row_with_a_not_meaningful_cell_or_a_dollar_negative_stays_in_it
     deck = load_deck(_pdf([items]), "t.pdf")
     assert isinstance(deck, Deck)
     assert deck.slides[0].tables == [[["$ millions", "Op. income", "Margin"], *[list(r) for r in rows]]]
+
+
+def test_a_plain_text_memo_reads_aligned_tables_wrapped_prose_and_underlined_headings() -> None:
+    text = ("Harbor memo\n\nSummary\n-------\n\n  - Net sales of $14.5bn, most of the\n    growth from price.\n"
+            "Sales were flat in the\nquarter on volume.\n\n  $ in millions     FY2022   FY2021    Chg\n"
+            "  Flexibles         11,151   10,040   11.1%\n  Total net sales   14,544   12,861   13.1%\n\n"
+            "                      4Q22     y/y\n  Las Vegas Strip    2,297     27%\n  Total              3,592     18%\n")
+    deck = load_deck(text.encode(), "memo.txt")
+    assert isinstance(deck, Deck)
+    (slide,) = deck.slides
+    assert [b.text for b in slide.blocks] == ["Summary", "Net sales of $14.5bn, most of the growth from price.",
+                                              "Sales were flat in the quarter on volume."]
+    assert slide.tables[0][0] == ["$ in millions", "FY2022", "FY2021", "Chg"]
+    # A header over the figures alone leaves the label column empty.
+    assert slide.tables[1] == [["", "4Q22", "y/y"], ["Las Vegas Strip", "2,297", "27%"], ["Total", "3,592", "18%"]]
+    assert all(b.bbox is not None for b in slide.blocks)
+
+
+def _chart_deck(kind: str, categories: list[str], series: list[tuple[str, list[float]]], fmt: str) -> Deck:
+    from pptx import Presentation
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    prs = Presentation()
+    slide = prs.slides.add_slide(prs.slide_layouts[5])
+    slide.shapes.title.text = "Chart"
+    data = CategoryChartData()
+    data.categories = categories
+    for name, values in series:
+        data.add_series(name, values)
+    chart = slide.shapes.add_chart(getattr(XL_CHART_TYPE, kind), Inches(1), Inches(2), Inches(6), Inches(4), data).chart
+    chart.has_title = True
+    chart.chart_title.text_frame.text = "Net sales ($ in billions)"
+    if fmt:
+        chart.plots[0].has_data_labels = True
+        labels = chart.plots[0].data_labels
+        labels.show_value, labels.number_format, labels.number_format_is_linked = True, fmt, False
+    buf = io.BytesIO()
+    prs.save(buf)
+    deck = load_deck(buf.getvalue(), "chart.pptx")
+    assert isinstance(deck, Deck)
+    return deck
+
+
+@pytest.mark.parametrize(("kind", "categories", "series", "fmt", "grid"), [
+    ("COLUMN_CLUSTERED", ["FY22", "FY23"], [("Net sales", [394.328, 383.285])], "$#,##0.0",
+     [["", "FY22", "FY23"], ["Net sales ($ in billions)", "$394.3", "$383.3"]]),
+    ("LINE_MARKERS", ["2023", "2024"], [("Revenue", [60.9, 130.5]), ("Net income", [4.368, 72.88])], "#,##0.0",
+     [["Net sales ($ in billions)", "2023", "2024"], ["Revenue", "60.9", "130.5"], ["Net income", "4.4", "72.9"]]),
+    ("DOUGHNUT", ["Beauty", "Grooming"], [("Share", [0.18, 0.08])], "0%",
+     [["Net sales ($ in billions)", "Net sales ($ in billions)"], ["Beauty", "18%"], ["Grooming", "8%"]]),
+])
+def test_a_native_chart_with_value_labels_is_read_as_the_table_it_plots(kind, categories, series, fmt, grid) -> None:
+    assert _chart_deck(kind, categories, series, fmt).slides[0].tables == [grid]
+
+
+def test_a_native_chart_without_value_labels_prints_no_figures() -> None:
+    assert _chart_deck("COLUMN_CLUSTERED", ["FY22", "FY23"], [("Net sales", [394.3, 383.3])], "").slides[0].tables == []
