@@ -905,6 +905,14 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stat
     return claims, discards
 
 
+def _period_above(boxes: list[list[BBox | None]], lent: list[tuple[float, _Stated]]) -> _Stated | None:
+    """The period lent by the nearest block above a table (a section heading over it), if any."""
+    top = min((b[1] for row in boxes for b in row if b is not None), default=None)
+    if top is None:
+        return None
+    return max(((bottom, s) for bottom, s in lent if bottom <= top + 1), key=lambda x: x[0], default=(0.0, None))[1]
+
+
 def _share_of_tile_above(claim: Claim, earlier: list[Claim], above: Claim | None) -> Claim:
     """"44% of Total Revenue" printed under the tile "29% Elastic Cloud Revenue Growth": a share that
     names no part of its own is the share of the quantity the figure stacked above it names.
@@ -1337,21 +1345,29 @@ def extract_claims(deck: Deck) -> ParsedDeck:
         slide_entity = _entity_in(slide.title, companies) or ctx.default_entity
         page_claims: list[Claim] = []
         running = slide_period
+        lent: list[tuple[float, _Stated]] = []  # (bottom edge, period) of each block that lent its period
         for block in slide.blocks:
             above = next((c for c in reversed(page_claims) if not _OF_WHICH.match(c.text)), None)
             got, why = _block_claims(block, slide, ctx, running, slide_entity, len(page_claims), above)
             got = [_share_of_tile_above(c, page_claims, above) for c in got]
             page_claims += got
             discards += why
-            if slide_period is None and got and (own := _stated(f"the period stated above it on slide {slide.page}, in",
-                                                               block.text, _mask_figures(block.text, _figures(block.text)),
-                                                               whole=True)):
-                # "Net revenue of $28.2 billion in 2024" heads a list of that year's figures: the bullets
-                # below it read in its year until another bullet states its own.
+            # A heading inside the page ("2. Best Buy -- Q2 FY24") dates its section even under a slide
+            # or cover period; a bullet lends its period only where the slide states none.
+            heads = block.heading and not got
+            if ((slide_period is None and got) or heads) and (own := _stated(
+                    f"the period stated above it on slide {slide.page}, in", block.text,
+                    _mask_figures(block.text, _figures(block.text)), whole=True)):
+                # "Net revenue of $28.2 billion in 2024" heads a list of that year's figures, and the
+                # heading "2. Best Buy -- Q2 FY24" its section: what follows reads in that period until
+                # something states its own.
                 running = own
+                if block.bbox is not None:
+                    lent.append((block.bbox[3], own))
         for k, grid in enumerate(slide.tables):
             boxes = slide.table_boxes[k] if k < len(slide.table_boxes) else []
-            got, why = _table_claims(grid, boxes, slide, ctx, slide_period, slide_entity, len(page_claims))
+            table_period = _period_above(boxes, lent) or slide_period
+            got, why = _table_claims(grid, boxes, slide, ctx, table_period, slide_entity, len(page_claims))
             page_claims += got
             discards += why
         claims += page_claims

@@ -41,6 +41,60 @@ def _subtitle(slide: Slide) -> str:
     return first if first and len(first) <= 120 and not _FIGURE.search(first) else ""
 
 
+# A heading states no quantity: "4. MGM Resorts (MGM) -- 4Q22 and FY22" may carry dates, never "$" or "%".
+_QUANTITY = re.compile(r"[$€£¥%]|\d,\d{3}|\d\.\d")
+_HEADING_WORDS = 14
+
+
+def _heading_above(claim: Claim, slide: Slide, catalogue: Catalogue) -> tuple[RoomEntity, str] | None:
+    """The company of the nearest section heading above the claim that names exactly one (a loader marks
+    headings where the format shows them: underlined in a text memo): on a page of several
+    companies, each under its own heading ("3. Johnson & Johnson (JNJ)", then "4. MGM Resorts"), a
+    figure belongs to the section it sits in. A heading in another column (one that starts right of
+    the claim) heads something else; one overlapping the claim across the page beats one that does not."""
+    if claim.bbox is None:
+        return None
+    x0, y0, x1, _ = claim.bbox
+    found = []
+    for b in slide.blocks:
+        if not b.heading or b.bbox is None or b.bbox[3] > y0 + 1 or b.bbox[0] > x1 or \
+                len(b.text.split()) > _HEADING_WORDS or _QUANTITY.search(b.text):
+            continue
+        if (e := _one(catalogue.named_in(b.text))) is not None:
+            overlaps = min(x1, b.bbox[2]) > max(x0, b.bbox[0])
+            found.append(((overlaps, b.bbox[3]), e, b.text))
+    if not found:
+        return None
+    _, entity, text = max(found, key=lambda f: f[0])
+    return entity, text
+
+
+_SIDE = re.compile(r"\(\s*(left|right)\s*\)", re.I)
+
+
+def _side_named(claim: Claim, slide: Slide, catalogue: Catalogue) -> tuple[RoomEntity, str] | None:
+    """"Walmart (left) and Union Pacific (right)": a title that says which half of the slide is which
+    company's gives a figure the company of the half it sits in."""
+    sides = list(_SIDE.finditer(slide.title))
+    if claim.bbox is None or len(sides) != 2 or {m.group(1).lower() for m in sides} != {"left", "right"}:
+        return None
+    named = catalogue.named_in(slide.title)
+    owners = {}
+    for m in sides:
+        before = [n for n in named if n.start < m.start()]
+        if not before:
+            return None
+        owners[m.group(1).lower()] = before[-1]
+    if owners["left"].entity.name == owners["right"].entity.name:
+        return None
+    edges = [b.bbox for b in slide.blocks if b.bbox] + [b for t in slide.table_boxes for row in t for b in row if b]
+    mid = (min(b[0] for b in edges) + max(b[2] for b in edges)) / 2 if edges else None
+    if mid is None or claim.bbox[0] < mid < claim.bbox[2]:
+        return None  # a figure across the middle is on neither side
+    side = "left" if claim.bbox[2] <= mid else "right"
+    return owners[side].entity, f"the slide title's {side} half, {quoted(owners[side].name)}"
+
+
 class _DeckPlaces(msgspec.Struct):
     cover: str
     footer: str
@@ -74,6 +128,12 @@ def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogu
         if corner and (e := _one(catalogue.named_in(corner))):
             # "IBM, USD m | 2Q24 | 2Q25": a table's corner names whose figures its rows are.
             return e, f"its table's corner {quoted(corner)}"
+        if side := _side_named(claim, slide, catalogue):
+            return side
+        if heading := _heading_above(claim, slide, catalogue):
+            # Before the slide's title: a page's sections ("3. Johnson & Johnson", "4. MGM Resorts") are
+            # nearer the figure than a title naming them both, or a memo's masthead naming neither.
+            return heading[0], f"the heading above it, {quoted(heading[1])}"
         for where, text in (("slide title", slide.title), ("slide subtitle", _subtitle(slide))):
             if text and (e := _one(catalogue.named_in(text))):
                 return e, f"{where} {quoted(text)}"

@@ -279,3 +279,51 @@ def test_only_a_later_full_year_than_the_slides_own_is_a_projection(line: str, c
 def test_a_part_of_the_year_a_sentence_names_survives_the_slides_date_in_the_companys_calendar(title, line, period):
     (claim,) = _resolved(_slides("Review", (title, [line])))
     assert claim.period == period
+
+
+# ---------------------------------------------------------------- sections and sides of a page
+
+_MEMO = """RIVERBEND PARTNERS -- IC MEMO
+
+1. {first}
+{rule}
+
+  {first_line}
+
+2. {second}
+{rule}
+
+  $ in millions      {period}
+  Revenue              {value}
+  Operating income        950
+"""
+
+
+@pytest.mark.parametrize(("first", "second", "owner"), [
+    ("Mastercard -- FY2024", "Netflix -- FY2024", "Netflix, Inc."),
+    ("Apple Inc. -- fiscal 2024", "Procter & Gamble -- fiscal 2025", "PROCTER & GAMBLE CO"),
+])
+def test_a_figure_on_a_page_of_sections_belongs_to_the_heading_above_it(first, second, owner) -> None:
+    from parsers.decks import load_deck
+
+    text = _MEMO.format(first=first, second=second, rule="=" * 30, first_line="- Net revenue of $28.2 billion.",
+                        period="FY2024" if "2024" in second else "FY2025", value="39,001")
+    deck = load_deck(text.encode(), "memo.txt")
+    assert isinstance(deck, Deck)
+    claims = _resolved(deck)
+    first_owner = next(c.entity for c in claims if c.text.startswith("Net revenue"))
+    table = [c for c in claims if c.row]
+    assert first_owner != owner and table and {c.entity for c in table} == {owner}
+    assert all("heading above it" in c.resolution.entity for c in table)
+
+
+@pytest.mark.parametrize(("title", "left", "right"), [
+    ("Mastercard (left) and Netflix (right): 2024", "Mastercard Incorporated", "Netflix, Inc."),
+    ("P&G (left) vs Apple (right)", "PROCTER & GAMBLE CO", "Apple Inc."),
+])
+def test_a_title_naming_the_left_and_right_halves_gives_each_figure_its_halfs_company(title, left, right) -> None:
+    slide = Slide(page=2, title=title, blocks=[
+        TextBlock(text="Revenue of $28.2 billion", bbox=(40, 100, 400, 130)),
+        TextBlock(text="Net income of $8.7 billion", bbox=(520, 100, 900, 130))])
+    claims = _resolved(Deck(format="pptx", slides=[Slide(page=1, title="Chart book", blocks=[]), slide]))
+    assert [c.entity for c in claims] == [left, right]
