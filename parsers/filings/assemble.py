@@ -50,6 +50,7 @@ class Assembler:
         self.cues: dict[str, str] = {}
         """Lines that name the company, by kind: ``registrant``, ``symbol``, ``headline``, ``copyright``."""
         self._last_named = ""
+        self._cover_symbols: list[str] | None = None
         self.fye_hints: list[tuple[int, int]] = []
         self.year_names: list[tuple[int, date]] = []
         """(fiscal year as printed, end of a period in it) where a sentence pairs the two."""
@@ -71,13 +72,34 @@ class Assembler:
                 self.cues[kind] = m.group(0) if kind == "symbol" else text
         if _WORDY.search(text):
             self._last_named = text
+        if "ticker" not in self.cues:
+            if self._cover_symbols is not None:
+                self._cover_symbols.append(text)
+                m = _COVER_TICKER.search(" ".join(self._cover_symbols))
+                if m or len(self._cover_symbols) > 12:
+                    self.cues["ticker"] = m.group(1) if m else ""
+            elif low is not None and "trading symbol" in low:
+                # The 10-K cover's "Trading Symbol(s)" table: the first class of stock listed, its
+                # symbol, its exchange ("... par value per share BBY New York Stock Exchange").
+                self._cover_symbols = [text]
+                if m := _COVER_TICKER.search(text):
+                    self.cues["ticker"] = m.group(1)
+
+    def _printed_ticker(self) -> str | None:
+        """The trading symbol a filing without tags prints: its 10-K cover's, or a release's
+        "(NYSE: MGM)" beside the issuer's name."""
+        if self.cues.get("ticker"):
+            return self.cues["ticker"]
+        m = _SYMBOL_TICKER.search(self.cues.get("symbol", ""))
+        return m.group(1) if m else None
 
     # ------------------------------------------------------------ text
     def line(self, text: str, bold: bool) -> None:
         if not text or _TOC_LINE.match(text):
             return
-        if len(text) < 400:
-            self._name_cues(text)
+        # A release's first paragraph names its issuer beside the ticker ("- Johnson & Johnson (NYSE:
+        # JNJ) today announced ..."), however long the paragraph runs.
+        self._name_cues(text[:400])
         if len(self.fye_hints) < 5 and "ended" in text and (hint := fye_hint(text)):
             self.fye_hints.append(hint)
         if len(self.year_names) < 20 and "end" in text:
@@ -233,8 +255,9 @@ class Assembler:
             fiscal_year_end=fye_text(fye),
             periods=main_periods(facts),
             pages=pages,
-            ticker=ticker,
-            names=printed_names(entity, " ".join(p.text for p in self.passages), ticker) if entity else [],
+            ticker=ticker or self._printed_ticker(),
+            names=printed_names(entity, " ".join(p.text for p in self.passages), ticker or self._printed_ticker())
+            if entity else [],
         )
         return ParsedDocument(document=info, sections=self.tree.finish(), tables=tables, facts=facts,
                               passages=self.passages)
@@ -475,6 +498,9 @@ _ENTITY = re.compile(
 _REGISTRANT = re.compile(r"\(?\s*exact name of (?:the )?registrants?\s+as specified in (?:its|their) charters?\s*\)?", re.I)
 _WORDY = re.compile(r"[A-Za-z]{2}")
 _EXCHANGE = r"(?:NYSE(?: American| Arca)?|NASDAQ(?:\s?GS|\s?GM|\s?CM)?|Nasdaq(?:\s?GS|\s?GM|\s?CM)?|TSX|LSE|AMEX)"
+_SYMBOL_TICKER = re.compile(r":\s*([A-Z][A-Z.]{0,5})\s*\)")
+_COVER_TICKER = re.compile(r"(?:per share|par value[^A-Z]{0,30}|[Ss]tock|[Ss]hares)\s+([A-Z]{1,5})\s+(?:New York Stock Exchange|"
+                           r"The Nasdaq|Nasdaq|NYSE)")
 # Words each cue pattern cannot match without (tested on lower-cased ASCII text).
 _CUE_WORDS = {
     "symbol": lambda low: "(" in low and ":" in low,

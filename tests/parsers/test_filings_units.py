@@ -642,3 +642,23 @@ def test_a_tax_rate_reconciliation_gives_each_lines_effect_on_the_rate_not_its_s
     assert percents, "the rate table was read"
     assert not [m for m in percents.values() if "stock-based compensation" in m and "rate effect" not in m]
     assert any("statutory" in m and "effect" not in m for m in percents.values()), "a rate line stays the rate"
+
+
+_COVER = (b"<html><body><p>UNITED STATES SECURITIES AND EXCHANGE COMMISSION</p><p>FORM 10-K</p><p>%s</p>"
+          b"<p>(Exact name of registrant as specified in its charter)</p><table><tr><td>Title of each class</td>"
+          b"<td>Trading Symbol(s)</td><td>Name of each exchange on which registered</td></tr><tr><td>%s</td>"
+          b"<td>%s</td><td>New York Stock Exchange</td></tr></table><p>Revenue was $46.3 billion.</p></body></html>")
+_RELEASE = (b"<html><body><p>FOR IMMEDIATE RELEASE</p><p>%s - %s (NYSE: %s) today announced results for the quarter. "
+            + b"Sales of $23.7 billion were reported. " * 20 + b"</p></body></html>")
+
+
+@pytest.mark.parametrize(("page", "ticker"), [
+    (_COVER % (b"BEST BUY CO., INC.", b"Common Stock, $0.10 par value per share", b"BBY"), "BBY"),
+    (_COVER % (b"AMCOR PLC", b"Ordinary Shares, par value $0.01 per share", b"AMCR"), "AMCR"),
+    (_RELEASE % (b"New Brunswick, N.J. (January 24, 2023)", b"Johnson &amp; Johnson", b"JNJ"), "JNJ"),
+    (_RELEASE % (b"LAS VEGAS, Feb. 8, 2023", b"MGM Resorts International", b"MGM"), "MGM"),
+])
+def test_an_untagged_filing_names_its_ticker_from_its_cover_or_its_first_paragraph(page: bytes, ticker: str) -> None:
+    # A deck names companies by ticker ("BBY: FY23 rev $46.3bn"); without tags, the filing's own print says it.
+    doc = parse_filing(page, "filing.html").document
+    assert doc.ticker == ticker and ticker in doc.names
