@@ -1166,6 +1166,11 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     discards: list[Discard] = []
     previous = ""
     per_share_rows = [r for r, row in enumerate(grid[1:], start=1) if row and _PER_SHARE.search(row[0])]
+    # "Flexibles | Rigid Packaging | Total net sales": rows above a total that names a sales quantity are
+    # its segments, not lines of their own that another table of the room may print under that name.
+    total_at, total_metric = next(((r, m) for r, row in enumerate(grid[1:], start=1) if row and
+                                   _norm(row[0]).lower().startswith("total") and
+                                   (m := _subject(_norm(row[0])[5:], ctx.companies).metric) == "revenue"), (0, None))
     for r, row in enumerate(grid[1:], start=1):
         if not row:
             continue
@@ -1213,6 +1218,9 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 subject = _subject(f"{label} {_label_words(_mask(named))}", ctx.companies)
             if not subject.label:
                 continue
+            if total_metric and r < total_at and subject.metric is None and not by_column and \
+                    (words := _label_words(_mask(label))):
+                subject = _Subject(metric=total_metric, label=f"{words} {by_id(total_metric).names[0]}", segment=words)
             scale = None
             unit = None
             reg = by_id(subject.metric) if subject.metric else None

@@ -667,3 +667,14 @@ def test_a_percent_against_the_prior_year_is_a_growth_rate(sentence) -> None:
     claims = extract_claims(_deck(("FY2024 Results", [sentence]))).claims
     growth = next(c for c in claims if c.unit == "percent")
     assert (growth.kind, growth.comparison_period) == ("growth", "FY2023")
+
+
+@pytest.mark.parametrize(("rows", "total"), [
+    ([["$ in millions", "FY2022", "FY2021"], ["Flexibles", "11,151", "10,040"], ["Rigid Packaging", "3,393", "2,823"]],
+     ["Total net sales", "14,544", "12,861"]),
+    ([["USD mm", "4Q22"], ["Las Vegas Strip", "2,297"], ["Regional Operations", "991"]], ["Total revenues", "3,592"]),
+])
+def test_rows_above_a_total_of_sales_are_its_segments(rows, total) -> None:
+    claims = extract_claims(_deck(("Amcor and MGM Resorts", [], [*rows, total]))).claims
+    parts = [c for c in claims if c.row in {r[0] for r in rows[1:]}]
+    assert parts and all(c.metric == "revenue" and c.basis.startswith("segment:") for c in parts)
