@@ -31,7 +31,7 @@ from parsers.figures import normalise_text as _norm
 from parsers.figures import ranges as _ranges
 from parsers.numbers import Printed, parse_printed
 from parsers.periods import MONTHS, bare_part, period_from_text
-from parsers.quantities import is_label, root_metric
+from parsers.quantities import is_label
 
 __all__ = [
     "Proposal",
@@ -931,11 +931,10 @@ def _share_of_tile_above(claim: Claim, earlier: list[Claim], above: Claim | None
         source = above
     if source is None or not source.metric or is_label(source.metric):
         return claim
-    part = root_metric(source.metric)
-    reg = by_id(part)
-    if reg is None or reg.unit != "USD" or part == claim.denominator:
+    reg = by_id(source.metric)
+    if reg is None or reg.unit != "USD" or source.metric == claim.denominator:
         return claim
-    return msgspec.structs.replace(claim, metric=part, label=reg.names[0])
+    return msgspec.structs.replace(claim, metric=source.metric, label=reg.names[0])
 
 
 def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stated | None,

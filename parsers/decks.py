@@ -607,29 +607,25 @@ def _text_cells(line: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), m.group(0)) for m in _TEXT_CELL.finditer(line)]
 
 
-def _tabular(line: str) -> bool:
+def _tabular(cells: list[tuple[int, int, str]]) -> bool:
     """A line that reads as a table row: a label (or nothing) then short cells set apart by spaces."""
-    cells = _text_cells(line)
     return len(cells) >= 2 and all(len(c[2]) <= 24 for c in cells[1:])
 
 
-def _text_table(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[list[BBox | None]]]:
-    """Aligned rows as a grid: a row with fewer cells than the widest (a header over the label
-    column) gives its cells to the columns whose right edges they share."""
-    rows = [(n, _text_cells(line)) for n, line in lines]
-    widest = max(rows, key=lambda r: len(r[1]))[1]
-    edges = [end for _, end, _ in widest]
+def _text_table(rows: list[tuple[int, list[tuple[int, int, str]]]]) -> tuple[list[list[str]], list[list[BBox | None]]]:
+    """Aligned rows (line number, cells) as a grid: a row with fewer cells than the widest (a header over
+    the label column) gives its cells to the columns whose right edges they share."""
+    edges = [end for _, end, _ in max((cells for _, cells in rows), key=len)]
     grid: list[list[str]] = []
     boxes: list[list[BBox | None]] = []
     for n, cells in rows:
         row: list[str] = [""] * len(edges)
         row_boxes: list[BBox | None] = [None] * len(edges)
-        if len(cells) == len(edges):
-            slots = list(range(len(edges)))
-        else:
+        slots = list(range(len(edges)))
+        if len(cells) != len(edges):
             # Figures and headers are right-aligned over their column: nearest right edge, in order.
             slots, k = [], 0
-            for start, end, _ in cells:
+            for _, end, _ in cells:
                 best = min(range(k, len(edges)), key=lambda e: abs(edges[e] - end)) if k < len(edges) else len(edges) - 1
                 slots.append(best)
                 k = best + 1
@@ -641,13 +637,9 @@ def _text_table(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[lis
     return grid, boxes
 
 
-def _figure_rows(lines: list[tuple[int, str]]) -> int:
-    return sum(1 for _, line in lines if any(is_figure_cell(c[2]) for c in _text_cells(line)[1:]))
-
-
 def _text_page(page_no: int, page: str) -> Slide | None:
-    raw = [ln.rstrip() for ln in page.split("\n")]
-    numbered = [(n, ln) for n, ln in enumerate(raw)]
+    lines = [ln.rstrip() for ln in page.split("\n")]
+    cells = [_text_cells(ln) for ln in lines]
     title, blocks, tables, table_boxes = "", [], [], []
     para: list[tuple[int, str]] = []
     para_indent = -1  # the indent a bullet's continuation lines sit deeper than; -1 for prose
@@ -665,10 +657,13 @@ def _text_page(page_no: int, page: str) -> Slide | None:
         para.clear()
         para_indent = -1
 
+    def table_row(i: int) -> bool:
+        return bool(lines[i].strip()) and _tabular(cells[i]) and not _BULLET.match(lines[i])
+
     i = 0
-    while i < len(numbered):
-        n, line = numbered[i]
-        underlined = i + 1 < len(numbered) and numbered[i + 1][1].strip() and _UNDERLINE.match(numbered[i + 1][1])
+    while i < len(lines):
+        line = lines[i]
+        underlined = i + 1 < len(lines) and lines[i + 1].strip() and _UNDERLINE.match(lines[i + 1])
         if not line.strip() or _UNDERLINE.match(line):
             flush()
             i += 1
@@ -679,18 +674,16 @@ def _text_page(page_no: int, page: str) -> Slide | None:
             continue
         if underlined:
             flush()
-            para.append((n, line))
+            para.append((i, line))
             flush(heading=True)
             i += 2
             continue
-        if _tabular(line) and not _BULLET.match(line):
-            run = [(n, line)]
+        if table_row(i):
             j = i + 1
-            while j < len(numbered) and numbered[j][1].strip() and _tabular(numbered[j][1]) \
-                    and not _BULLET.match(numbered[j][1]):
-                run.append(numbered[j])
+            while j < len(lines) and table_row(j):
                 j += 1
-            if len(run) >= 2 and _figure_rows(run) >= 2:
+            run = [(n, cells[n]) for n in range(i, j)]
+            if len(run) >= 2 and sum(any(is_figure_cell(c[2]) for c in row[1:]) for _, row in run) >= 2:
                 flush()
                 grid, boxes = _text_table(run)
                 tables.append(grid)
@@ -700,14 +693,13 @@ def _text_page(page_no: int, page: str) -> Slide | None:
         indent = len(line) - len(line.lstrip())
         if _BULLET.match(line) or _MEMO_FIELD.match(line):
             flush()
-            para.append((n, line))
-            marker = _BULLET.match(line)
-            para_indent = indent if marker else 10**6  # a memo field ("To:  ...") stands alone
+            para.append((i, line))
+            para_indent = indent if _BULLET.match(line) else 10**6  # a memo field ("To:  ...") stands alone
         elif para and para_indent >= 0 and indent <= para_indent:
             flush()  # a line back at (or left of) the bullet's margin starts its own paragraph
-            para.append((n, line))
+            para.append((i, line))
         else:
-            para.append((n, line))
+            para.append((i, line))
         i += 1
     flush()
     if not title:

@@ -248,6 +248,7 @@ class Assembler:
         titles = {s.id: s.title for s in self.tree.sections}
         for sid, text, page in self.lines:
             facts.extend(text_facts(text, entity, fye, default_period, sid, titles.get(sid, ""), page))
+        ticker = ticker or self._printed_ticker()
         info = DocumentInfo(
             format=fmt,
             entity=entity or None,
@@ -255,9 +256,8 @@ class Assembler:
             fiscal_year_end=fye_text(fye),
             periods=main_periods(facts),
             pages=pages,
-            ticker=ticker or self._printed_ticker(),
-            names=printed_names(entity, " ".join(p.text for p in self.passages), ticker or self._printed_ticker())
-            if entity else [],
+            ticker=ticker,
+            names=printed_names(entity, " ".join(p.text for p in self.passages), ticker) if entity else [],
         )
         return ParsedDocument(document=info, sections=self.tree.finish(), tables=tables, facts=facts,
                               passages=self.passages)
