@@ -913,6 +913,33 @@ def _period_above(boxes: list[list[BBox | None]], lent: list[tuple[float, _State
     return max(((bottom, s) for bottom, s in lent if bottom <= top + 1), key=lambda x: x[0], default=(0.0, None))[1]
 
 
+_BESIDE = re.compile(r"^[\s(\[,;:–—-]*$")
+
+
+def _share_of_figure_before(claims: list[Claim]) -> list[Claim]:
+    """"Data Center $41.1bn (88% of rev)": a share that names no part, printed right after another
+    figure of its sentence, is the share of that figure's quantity (its segment, or its own metric)."""
+    out: list[Claim] = []
+    for claim in claims:
+        prev = out[-1] if out else None
+        if (prev is None or prev.text != claim.text or prev.kind != "value" or claim.kind != "share"
+                or claim.denominator is None or claim.metric not in (None, claim.denominator)
+                or claim.basis.startswith("segment:")):
+            out.append(claim)
+            continue
+        at = claim.text.find(prev.printed)
+        there = claim.text.find(claim.printed, at + len(prev.printed)) if at >= 0 else -1
+        if there < 0 or not _BESIDE.match(claim.text[at + len(prev.printed): there]):
+            out.append(claim)
+            continue
+        if prev.metric == claim.denominator and prev.basis.startswith("segment:"):
+            claim = msgspec.structs.replace(claim, basis=prev.basis, label=prev.label)
+        elif prev.metric and prev.metric != claim.denominator and prev.unit == "USD":
+            claim = msgspec.structs.replace(claim, metric=prev.metric, label=prev.label)
+        out.append(claim)
+    return out
+
+
 def _share_of_tile_above(claim: Claim, earlier: list[Claim], above: Claim | None) -> Claim:
     """"44% of Total Revenue" printed under the tile "29% Elastic Cloud Revenue Growth": a share that
     names no part of its own is the share of the quantity the figure stacked above it names.
@@ -1356,7 +1383,7 @@ def extract_claims(deck: Deck) -> ParsedDeck:
         for block in slide.blocks:
             above = next((c for c in reversed(page_claims) if not _OF_WHICH.match(c.text)), None)
             got, why = _block_claims(block, slide, ctx, running, slide_entity, len(page_claims), above)
-            got = [_share_of_tile_above(c, page_claims, above) for c in got]
+            got = [_share_of_tile_above(c, page_claims, above) for c in _share_of_figure_before(got)]
             page_claims += got
             discards += why
             # A heading inside the page ("2. Best Buy -- Q2 FY24") dates its section even under a slide

@@ -79,11 +79,14 @@ def question(claim: Claim) -> Question:
     if claim.kind == "share":
         whole = claim.denominator or "revenue"
         part = label_text(m) if is_label(m) else None
+        segment = claim.basis[len("segment:"):] if claim.basis.startswith("segment:") else ""
         if part is None and (slice_word := _SLICE_OF.get(m)) and whole == "revenue":
             # "Services accounted for 55.5% of revenue": a room that tags services as a slice of revenue
             # (a product-or-service member) answers as well as one with a services revenue line.
-            segment = claim.basis[len("segment:"):] if claim.basis.startswith("segment:") else ""
             part = f"{segment} {slice_word}".strip()
+        elif part is None and segment and m == whole:
+            # A segment-mix row ("Beauty | 18%" under "% of net sales"): the segment is the slice.
+            part = segment
         return Question("share", m, (share_metric(m),), num=m, den=whole, part=part)
     ratio_of = reg.ratio_of if reg else None
     if ratio_of is None and claim.kind == "ratio" and claim.denominator:

@@ -328,6 +328,35 @@ def test_a_table_row_names_the_part_of_a_share_before_its_percent_of(row, metric
     assert [(c.kind, c.metric, c.denominator) for c in claims] == [("share", metric, "revenue")]
 
 
+@pytest.mark.parametrize(("title", "line", "share", "metric", "basis"), [
+    ("NVDA Q2 FY26 tear sheet", "- Data Center $41.1bn (88% of rev)", "88%", "revenue", "segment:data center"),
+    ("Apple fiscal 2024", "Services revenue of $96.2 billion (24.6% of total net sales)", "24.6%",
+     "services_revenue", "GAAP"),
+])
+def test_a_share_in_parentheses_after_a_figure_is_the_share_of_that_figures_quantity(title, line, share, metric,
+                                                                                     basis) -> None:
+    from parsers.question import question
+
+    got = next(c for c in extract_claims(_deck((title, [line]))).claims if c.printed == share)
+    asked = question(got)
+    assert (got.kind, got.metric, got.basis) == ("share", metric, basis)
+    assert asked.part or asked.num != asked.den, "a share of revenue that names a part checks something"
+
+
+@pytest.mark.parametrize(("grid", "share", "segment"), [
+    ([["FY2025", "% of net sales"], ["Fabric & Home Care", "36%"], ["Beauty", "18%"]], "18%", "beauty"),
+    ([["$ in billions", "FY2025 net sales", "Mix %"], ["Walmart U.S.", "$462.4", "68%"],
+      ["Sam's Club U.S.", "$90.2", "13%"]], "68%", "walmart u.s."),
+])
+def test_a_segment_mix_row_asks_for_that_segments_share_of_the_whole(grid, share, segment) -> None:
+    from parsers.question import question
+
+    got = next(c for c in extract_claims(_deck(("Segment mix", [], grid))).claims if c.printed == share)
+    asked = question(got)
+    assert asked.kind == "share" and asked.den == "revenue"
+    assert segment.replace(".", "") in (asked.part or "").replace(".", ""), (got.basis, asked)
+
+
 @pytest.mark.parametrize(("title", "row", "basis", "stated"), [
     ("Non-GAAP Income Statement Highlights", ["Gross profit", "$299", "$1,138"], "non-GAAP", False),
     ("Non-GAAP Financial Summary", ["Operating income", "$60", "$225"], "non-GAAP", False),

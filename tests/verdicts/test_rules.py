@@ -663,3 +663,15 @@ def test_a_balance_is_never_a_difference_of_two_dates():
     v = verify(claim("$4.5B", "cash", "Q1 FY2025"), ev(room, fact("cash", "H1 FY2025", "15,587", doc=Q10, instant=True),
                                                        fact("cash", "Q2 FY2025", "11,087", doc=Q10, instant=True)))
     assert v.verdict == "no-evidence"
+
+
+@pytest.mark.parametrize(("printed", "segment", "member", "part_value", "total"), [
+    ("18%", "segment:beauty", "segment:BeautyMember", "15,212", "84,284"),  # a consumer-goods segment mix
+    ("68%", "segment:walmart us", "segment:WalmartUSMember", "462,415", "680,985"),  # a retailer's
+])
+def test_a_segment_mix_share_is_the_segments_revenue_over_the_whole(printed, segment, member, part_value, total):
+    c = msgspec.structs.replace(claim(printed, "revenue", "FY2025", kind="share", basis=segment),
+                                denominator="revenue")
+    e = ev(ROOM, fact("revenue", "FY2025", total), fact("revenue", "FY2025", part_value, basis=member))
+    v = verify(c, e)
+    assert v.verdict == "supported", v.reason
