@@ -106,8 +106,13 @@ def build_catalogue(documents: Iterable[RoomDocument]) -> Catalogue:
     for g in groups:
         # The longest legal name is the registrant's own ("Apple Inc." over a release's "Apple").
         name = max((d.entity for d in g if d.entity), key=len)
+        printed = [n for d in g for n in d.names]
+        # A name its ticker spells ("Ulta" for ULTA) is as sure as the ticker; other one-word cuts of a
+        # legal name ("Union", "Best") are ordinary words.
+        tickers = {n for n in printed if n.isalpha() and n.isupper() and len(n) <= 5}
+        spelled = [s.title() if s.isupper() else s for s in short_forms(name)[1:] if s.upper() in tickers]
         names: list[str] = []
-        for n in [name, *short_forms(name)[:1], *(n for d in g for n in d.names)]:
+        for n in [name, *short_forms(name)[:1], *spelled, *printed]:
             if n and n not in names:
                 names.append(n)
         fye = next((d.fiscal_year_end for d in g if d.fiscal_year_end), None)

@@ -12,7 +12,7 @@ import re
 
 import msgspec
 
-from parsers.decks import is_figure_cell, repeated_lines
+from parsers.decks import is_figure_cell, repeated_lines, section_covers
 from parsers.metrics import (
     basis_from_text,
     by_id,
@@ -76,6 +76,14 @@ _TEAM_TITLE = re.compile(r"\b(leadership|management|team|board|executives?|found
 _NON_GAAP_WORD = re.compile(r"\bnon[- ]?gaap\b", re.I)
 _RECONCILIATION = re.compile(r"\breconcil|\bgaap\s+(?:to|and|vs\.?|versus)\s+non", re.I)
 _GUIDANCE_TITLE = re.compile(r"\b(guidance|outlook|targets?|forecast|long[- ]term model|projections?)\b", re.I)
+_TOPICS = re.compile(r"\s+(?:and|&|\+)\s+", re.I)
+
+
+def _guidance_title(title: str) -> bool:
+    """A title that is all outlook ("Q1 2024 Guidance", "Outlook & targets"); "Capital return and outlook"
+    also reports the quarter's results, whose figures are no projection."""
+    parts = [p for p in _TOPICS.split(title) if p.strip()]
+    return bool(parts) and all(_GUIDANCE_TITLE.search(p) for p in parts)
 _PHONE = re.compile(r"(?:\+\d{1,3}[\s.-]?)?\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b")
 _ADDRESS = re.compile(
     r"\b\d{1,6}\s+(?:[A-Z][\w.]*\s+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|way|"
@@ -103,6 +111,8 @@ _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MASKS = [
     re.compile(rf"\b(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b", re.I),
     re.compile(rf"\b(?:{_MONTH_NAMES})\.?\s+\d{{4}}\b", re.I),
+    # "to Aug-24", "Dec-2024": a month and its year, as column heads and terse notes print them.
+    re.compile(rf"\b(?:{_MONTH_NAMES})[-/]\d{{2}}(?:\d{{2}})?\b(?![,.]\d)", re.I),
     re.compile(rf"\b\d{{1,2}}\s+(?:{_MONTH_NAMES})\.?,?\s+\d{{4}}\b", re.I),
     re.compile(r"\b\d{1,2}/\d{1,2}/\d{2,4}\b"),
     # "Fiscal years end January 31": a day of a month, not a figure (capitalised: "may 5%" is a verb).
@@ -310,7 +320,7 @@ def prior_period(period: str | None, sequential: bool = False) -> str | None:
     """The period a growth rate compares against: the prior year's same period, or the prior quarter."""
     if not period:
         return None
-    m = re.fullmatch(r"(?:(Q[1-4]|H[12]|9M|6M) )?FY(\d{4})", period)
+    m = re.fullmatch(r"(?:(Q[1-4]|H[12]|9M|6M|TTM Q[1-4]) )?FY(\d{4})", period)
     if not m:
         return None
     part, year = m.group(1), int(m.group(2))
@@ -803,7 +813,7 @@ def _why_not(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: str | None
         return "team biography"
     if _TEAM.search(t) or _PERSON_TITLE.match(t):
         return "team biography"
-    if _GUIDANCE_TITLE.search(slide.title) or _PROJECTION.search(t):
+    if _guidance_title(slide.title) or _PROJECTION.search(t):
         return "projection or guidance"
     if figs and (_SUPERLATIVE.search(t) or re.search(r"(?:^|\s)(?:#|no\.\s?)1\b", t, re.I)) and all(p.unit == "count" and p.scale == 0 for p in figs) \
             and find_metric(_mask_figures(t, figs)) is None:
@@ -1016,7 +1026,12 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
         bound, printed = _bound(text, p)
         if i in ranged:
             bound = ranged[i]
-        stated = _stated("the claim's words", clause, masked_clause) or block_period or slide_period or ctx.deck_period
+        at = p.start - off
+        # "FY23 (Jan-23) rev $46.3bn and the Q2 FY24 print...": of two periods a clause names, the one
+        # before its figure is the figure's own.
+        stated = (_stated("the claim's words", clause, masked_clause[:at]) if 0 < at < len(clause)
+                  and _own_period(masked_clause[at:]) not in (None, _own_period(masked_clause[:at])) else None) \
+            or _stated("the claim's words", clause, masked_clause) or block_period or slide_period or ctx.deck_period
         own_part = _part_named(text, _mask(_mask_figures(text, figs)), stated.period if stated else None,
                                slide_period.period if slide_period else None)
         if stated is not None and (part := own_part or lent_part) and (year := _fiscal_year_of(stated.period)):
@@ -1183,7 +1198,7 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     metric_heads = [h if find_metric(_label_words(_mask(h))) else None for h in header]
     # "Segment | Net sales | Op. income | Op. margin": a quantity per column, a segment or company per row.
     by_column = sum(1 for h in metric_heads[1:] if h) >= 2
-    guidance = bool(_GUIDANCE_TITLE.search(slide.title))
+    guidance = _guidance_title(slide.title)
     # "Non-GAAP Income Statement Highlights": a row that states no basis is on the slide's; a
     # reconciliation prints both bases, and each of its rows says which.
     slide_basis = "non-GAAP" if _NON_GAAP_WORD.search(f"{slide.title} {corner}") and \
@@ -1364,17 +1379,21 @@ def _body_size(deck: Deck) -> float | None:
 def extract_claims(deck: Deck) -> ParsedDeck:
     """Every checkable figure in the deck as a claim, and every figure-like non-claim with its reason."""
     companies = deck_entities(deck)
-    cover = deck.slides[0] if deck.slides else None
-    deck_period = None
-    if cover is not None:
+    covers = section_covers(deck)
+    cover_periods: dict[int, _Stated | None] = {}
+    for cover in {id(c): c for c in covers.values()}.values():
         # A cover's date ("March 2025") says when the deck was written, not which period it reports.
-        deck_period = next((s for t in (cover.title, *(b.text for b in cover.blocks[:3]))
-                            if (s := _stated("the cover", t, _DATE_PHRASE.sub(" ", t)))), None)
+        where = "the cover" if cover is deck.slides[0] else f"the section cover on slide {cover.page}"
+        cover_periods[cover.page] = next((s for t in (cover.title, *(b.text for b in cover.blocks[:3]))
+                                          if (s := _stated(where, t, _DATE_PHRASE.sub(" ", t)))), None)
+    deck_period = cover_periods.get(deck.slides[0].page) if deck.slides else None
     ctx = _Ctx(companies=companies, default_entity=companies[0] if len(companies) == 1 else None,
                repeated=set(repeated_lines(deck)), deck_period=deck_period, body_size=_body_size(deck))
     claims: list[Claim] = []
     discards: list[Discard] = []
     for slide in deck.slides:
+        # A section's own cover restates the period its pages report; one that states none keeps the deck's.
+        ctx.deck_period = cover_periods.get(covers[slide.page].page) or deck_period
         slide_period = _lent_period(slide, ctx.deck_period)
         slide_entity = _entity_in(slide.title, companies) or ctx.default_entity
         page_claims: list[Claim] = []
@@ -1386,9 +1405,10 @@ def extract_claims(deck: Deck) -> ParsedDeck:
             got = [_share_of_tile_above(c, page_claims, above) for c in _share_of_figure_before(got)]
             page_claims += got
             discards += why
-            # A heading inside the page ("2. Best Buy -- Q2 FY24") dates its section even under a slide
-            # or cover period; a bullet lends its period only where the slide states none.
-            heads = block.heading and not got
+            # A heading inside the page ("2. Best Buy -- Q2 FY24") or a line introducing a list ("ORCL,
+            # trailing four quarters to Aug-24:") dates what follows even under a slide or cover period;
+            # a bullet lends its period only where the slide states none.
+            heads = (block.heading or block.text.rstrip().endswith(":")) and not got
             if ((slide_period is None and got) or heads) and (own := _stated(
                     f"the period stated above it on slide {slide.page}, in", block.text,
                     _mask_figures(block.text, _figures(block.text)), whole=True)):

@@ -107,6 +107,14 @@ def _pdf_lines(page) -> list[_Line]:
 def _slide_from_lines(page_no: int, lines: list[_Line], height: float, width: float = 0.0) -> Slide:
     title, rest = _take_title(lines, height)
     tables, table_boxes = [], []
+    # Charts first: a bar chart's axis of periods over a footer line reads like a table's header row.
+    as_blocks = [TextBlock(text=ln.text, bbox=ln.bbox, size=ln.size) for ln in rest]
+    for grid, boxes, used in _bar_charts(as_blocks):
+        tables.append(grid)
+        table_boxes.append(boxes)
+        gone = {id(u) for u in used}
+        rest = [ln for ln, b in zip(rest, as_blocks) if id(b) not in gone]
+        as_blocks = [b for b in as_blocks if id(b) not in gone]
     left, right = _text_columns(rest, width)
     for band in (left, right) if right else (rest,):
         table, boxes, band_rest = _take_table(band)
@@ -127,47 +135,74 @@ _CATEGORY = re.compile(r"^(?:(?:FY|CY)\s*'?\d{2}(?:\d{2})?|(?:19|20)\d{2}|(?:Q[1
 
 
 def _with_charts(slide: Slide) -> Slide:
-    """A bar chart drawn as shapes (a value label over each bar, a category label under the axis) read as
-    the table it plots: its title's quantity by category ("Netflix revenue, $bn" over FY21 | FY22 | ...)."""
-    chart = _bar_chart(slide.blocks)
-    if chart is None:
+    """Bar charts drawn as shapes (a value label over each bar, a category label under the axis) read as
+    the tables they plot: each title's quantity by category ("Netflix revenue, $bn" over FY21 | FY22 | ...)."""
+    charts = _bar_charts(slide.blocks)
+    if not charts:
         return slide
-    grid, boxes, used = chart
-    blocks = [b for b in slide.blocks if not any(b is u for u in used)]
-    return Slide(page=slide.page, title=slide.title, blocks=blocks, tables=[*slide.tables, grid],
-                 table_boxes=[*slide.table_boxes, boxes])
+    used = {id(u) for _, _, us in charts for u in us}
+    blocks = [b for b in slide.blocks if id(b) not in used]
+    return Slide(page=slide.page, title=slide.title, blocks=blocks, tables=[*slide.tables, *(g for g, _, _ in charts)],
+                 table_boxes=[*slide.table_boxes, *(b for _, b, _ in charts)])
 
 
-def _bar_chart(blocks: list[TextBlock]) -> tuple[list[list[str]], list[list[BBox | None]], list[TextBlock]] | None:
+def _axes(blocks: list[TextBlock]) -> list[list[TextBlock]]:
+    """Rows of three or more category labels at one height, each split where the spacing jumps: two
+    charts side by side share a baseline ("Q2 FY25 ... Q2 FY26" twice), a legend's one entry is no axis."""
     cats = sorted((b for b in blocks if b.bbox and _CATEGORY.match(b.text.strip())), key=lambda b: b.bbox[1])
-    axis: list[TextBlock] = []
+    rows: list[list[TextBlock]] = []
     for b in cats:
-        if axis and abs(b.bbox[1] - axis[0].bbox[1]) > 3:
-            if len(axis) >= 3:
-                break
-            axis = []
-        axis.append(b)
-    if len(axis) < 3:
-        return None
-    axis.sort(key=lambda b: b.bbox[0])
-    values = []
-    for cat in axis:
-        x0, x1 = cat.bbox[0] - 4, cat.bbox[2] + 4
-        above = [b for b in blocks if b.bbox and b is not cat and is_figure_cell(b.text) and b.bbox[3] <= cat.bbox[1] + 2
-                 and x0 <= (b.bbox[0] + b.bbox[2]) / 2 <= x1 and not _CATEGORY.match(b.text.strip())]
-        values.append(max(above, key=lambda b: b.bbox[3]) if above else None)
-    if sum(v is not None for v in values) < 3:
-        return None
-    top = min(v.bbox[1] for v in values if v is not None)
-    left, right = axis[0].bbox[0], axis[-1].bbox[2]
-    titles = [b for b in blocks if b.bbox and b.bbox[3] <= top + 2 and not is_figure_cell(b.text)
-              and b.bbox[0] < right and b.bbox[2] > left and b not in axis]
-    title = max(titles, key=lambda b: b.bbox[3]) if titles else None
-    if title is None:
-        return None
-    grid = [[""] + [c.text.strip() for c in axis], [title.text] + [v.text.strip() if v else "" for v in values]]
-    boxes: list[list[BBox | None]] = [[None] + [c.bbox for c in axis], [title.bbox] + [v.bbox if v else None for v in values]]
-    return grid, boxes, [*axis, *(v for v in values if v is not None), title]
+        if rows and abs(b.bbox[1] - rows[-1][0].bbox[1]) <= 3:
+            rows[-1].append(b)
+        else:
+            rows.append([b])
+    axes = []
+    for row in rows:
+        row.sort(key=lambda b: b.bbox[0])
+        centres = [(b.bbox[0] + b.bbox[2]) / 2 for b in row]
+        steps = [b - a for a, b in zip(centres, centres[1:])]
+        start = 0
+        for k, step in enumerate(steps):
+            near = steps[max(k - 1, 0):k] + steps[k + 1:k + 2]
+            if near and step > 1.3 * max(near) and k + 1 - start >= 3 and len(row) - k - 1 >= 3:
+                axes.append(row[start:k + 1])
+                start = k + 1
+        axes.append(row[start:])
+    return [a for a in axes if len(a) >= 3]
+
+
+def _bar_charts(blocks: list[TextBlock]) -> list[tuple[list[list[str]], list[list[BBox | None]], list[TextBlock]]]:
+    out = []
+    taken: set[int] = set()
+    for axis in _axes(blocks):
+        pitch = ((axis[-1].bbox[0] + axis[-1].bbox[2]) - (axis[0].bbox[0] + axis[0].bbox[2])) / 2 / (len(axis) - 1)
+        values = []
+        for cat in axis:
+            cx = (cat.bbox[0] + cat.bbox[2]) / 2
+            half = max(pitch / 2, (cat.bbox[2] - cat.bbox[0]) / 2 + 4)
+            above = [b for b in blocks if b.bbox and id(b) not in taken and b is not cat and is_figure_cell(b.text)
+                     and b.bbox[3] <= cat.bbox[1] + 2 and abs((b.bbox[0] + b.bbox[2]) / 2 - cx) <= half
+                     and not _CATEGORY.match(b.text.strip())]
+            values.append(max(above, key=lambda b: b.bbox[3]) if above else None)
+        if sum(v is not None for v in values) < 3:
+            continue
+        top = min(v.bbox[1] for v in values if v is not None)
+        left, right = axis[0].bbox[0] - pitch / 2, axis[-1].bbox[2] + pitch / 2
+        inside = [b for b in blocks if b.bbox and id(b) not in taken and b.bbox[3] <= top + 2
+                  and b.bbox[0] < right and b.bbox[2] > left and b not in axis]
+        # A legend's entries ("Prior quarters", "Q2 FY26") share a line; the chart's title stands alone on its own.
+        titles = [b for b in inside if not is_figure_cell(b.text) and not any(
+            o is not b and min(o.bbox[3], b.bbox[3]) - max(o.bbox[1], b.bbox[1]) > 0 for o in inside)]
+        title = max(titles, key=lambda b: b.bbox[3]) if titles else None
+        if title is None:
+            continue
+        grid = [[""] + [c.text.strip() for c in axis], [title.text] + [v.text.strip() if v else "" for v in values]]
+        boxes: list[list[BBox | None]] = [[None] + [c.bbox for c in axis],
+                                         [title.bbox] + [v.bbox if v else None for v in values]]
+        used = [*axis, *(v for v in values if v is not None), title]
+        taken |= {id(u) for u in used}
+        out.append((grid, boxes, used))
+    return out
 
 
 def _prose(ln: _Line) -> bool:
@@ -308,6 +343,26 @@ def _take_table(lines: list[_Line]) -> tuple[list[list[str]], list[list[BBox | N
     return grid, boxes, [ln for ln in lines if id(ln) not in used]
 
 
+def _caption(text: str) -> bool:
+    return 0 < len(text.split()) <= 6 and not parse_printed(_CATEGORY_WORDS.sub(" ", text)) \
+        and not text.rstrip().endswith((".", ":", ";"))
+
+
+# Period labels a caption may carry ("NET SALES, Q3 FY25") without printing a figure.
+_CATEGORY_WORDS = re.compile(r"\b(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY)(?:\s*'?\d{2,4})?\b(?:\s*(?:FY|CY)\s*'?\d{2,4}\b)?"
+                             r"|\b(?:19|20)\d{2}\b", re.I)
+_CHANGE_WORDS = re.compile(r"^(?:y/y|yoy|q/q|qoq|vs\.?|change|growth|up|down|[▲▼↑↓])$", re.I)
+
+
+def _change_line(text: str) -> bool:
+    """One figure and at most a change marker beside it: "Y/Y +56%", "+12% YoY", "▲ 40 bps"."""
+    found = parse_printed(text)
+    if len(found) != 1:
+        return False
+    rest = (text[: found[0].start] + text[found[0].end:]).replace("+", " ").split()
+    return all(_CHANGE_WORDS.match(w) for w in rest)
+
+
 def _paragraphs(lines: list[_Line]) -> list[TextBlock]:
     """Lines joined where a sentence wraps or a big callout figure sits on its caption; bullets stay apart."""
     ordered = sorted(lines, key=lambda ln: (round(ln.bbox[1] / 4), ln.bbox[0]))
@@ -323,7 +378,10 @@ def _paragraphs(lines: list[_Line]) -> list[TextBlock]:
                 and not prev.text.rstrip().endswith((".", ":", ";")) and not is_figure_cell(prev.text)
             callout = is_figure_cell(g[0].text) and len(g) <= 3 and overlap > 0 \
                 and -0.25 * g[0].size <= gap <= prev.size * 0.6 and (ln.size < g[0].size or not same)
-            if wraps or callout:
+            # A small caption over a bigger change line: "DATA CENTER, Q2 FY26" above "Y/Y +56%".
+            captioned = len(g) == 1 and _caption(prev.text) and _change_line(ln.text) and ln.size > prev.size + 1 \
+                and overlap > 0 and 0 <= gap <= ln.size * 1.2
+            if wraps or callout or captioned:
                 g.append(ln)
                 break
         else:
@@ -792,3 +850,28 @@ def repeated_lines(deck: Deck, min_share: float = 0.5) -> list[str]:
         return []
     counts = Counter(t for s in deck.slides for t in {b.text for b in s.blocks})
     return [t for t, c in counts.items() if c >= max(2, min_share * len(deck.slides))]
+
+
+_FIGURE_MARK = re.compile(r"[$€£¥%]|\d,\d{3}|\d\.\d")
+
+
+def _is_cover(slide: Slide) -> bool:
+    """A title page: a short title over at most four short lines and no figure (dates are no figure)."""
+    texts = [b.text for b in slide.blocks]
+    return not slide.tables and len(texts) <= 4 and 0 < len(slide.title.split()) <= 6 \
+        and all(len(t.split()) <= 12 and not _FIGURE_MARK.search(t) for t in texts)
+
+
+def section_covers(deck: Deck) -> dict[int, Slide]:
+    """Each page's section cover: the nearest title page at or before it, the deck's first page if none.
+
+    A results deck in two parts ("NVIDIA Q2 FY2026 Financial Summary", then "Apple Q3 FY2025 Results")
+    opens each with a cover; its pages read in that cover's company and period, not the first one's."""
+    out: dict[int, Slide] = {}
+    current = deck.slides[0] if deck.slides else None
+    for i, slide in enumerate(deck.slides):
+        if i > 0 and _is_cover(slide):
+            current = slide
+        if current is not None:
+            out[slide.page] = current
+    return out

@@ -88,12 +88,14 @@ class Printed(msgspec.Struct, frozen=True):
     text: str
 
 
-_CURRENCY = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+_CURRENCY = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "USD": "USD", "EUR": "EUR", "GBP": "GBP",
+             "JPY": "JPY"}
 _PRINTED = re.compile(
     r"(?P<approx>~|≈|approx(?:imately)?\.?\s+|about\s+|nearly\s+|almost\s+|roughly\s+)?"
     # "$(16,120)": a currency sign may stand before the parenthesis of a negative.
     r"(?P<cur0>US\$|[$€£¥])?(?P<neg>[-−–](?=\s*[$€£¥]?\s*\d)|\()?"
-    r"(?P<cur>US\$|[$€£¥])?\s?"
+    # "USD 10.98bn", as terminals and notes print a currency: its code before the figure.
+    r"(?P<cur>US\$|[$€£¥]|\b(?-i:USD|EUR|GBP|JPY)(?=\s?\d))?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<close>\))?"
     r"(?:\s?(?P<unit>%|pp\b|ppts?\b|percentage points?|bps?\b|basis points?|pts?\b\.?|points?\b|x\b|×|cents?\b|¢)"
@@ -113,7 +115,8 @@ def parse_printed(text: str) -> list[Printed]:
     for m in _PRINTED.finditer(text):
         num = m.group("num")
         # The regex can start inside a longer token ("A1", "FY2024"): skip those.
-        if m.start("num") > 0 and (text[m.start("num") - 1].isalnum() or text[m.start("num") - 1] in "_"):
+        if m.start("num") > 0 and (text[m.start("num") - 1].isalnum() or text[m.start("num") - 1] in "_") \
+                and not (m.group("cur") and m.end("cur") == m.start("num")):
             continue
         after = text[m.end():m.end() + 1]
         if after.isalpha() and not m.group("unit") and not m.group("scale"):
@@ -122,7 +125,7 @@ def parse_printed(text: str) -> list[Printed]:
         decimals = len(num.split(".")[1]) if "." in num else 0
         scale = 0
         unit = "count"
-        currency = _CURRENCY.get(m.group("cur") or m.group("cur0") or "", None)
+        currency = _CURRENCY.get((m.group("cur") or m.group("cur0") or "").upper(), None)
         if currency:
             unit = "USD" if currency == "USD" else "currency"
         if s := m.group("scale"):

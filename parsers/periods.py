@@ -142,7 +142,10 @@ def label_for_span(start: date | None, end: date, fye: FiscalYearEnd | None) -> 
         return f"FY{fy}" if quarter == 4 and into > 350 else f"Q{quarter} FY{fy}"
     days = (end - start).days + 1
     if days > 340:
-        return f"FY{fy}"
+        # Twelve months that end a quarter short of the year end are the trailing twelve months to that
+        # quarter (Oracle's "Trailing 4-Quarters Ended August 31, 2024"), never a fiscal year; without a
+        # known year end a calendar year is assumed, which cannot tell them apart.
+        return f"TTM Q{quarter} FY{fy}" if fye is not None and quarter != 4 else f"FY{fy}"
     if days > 250:
         return f"9M FY{fy}"
     if days > 160:
@@ -194,6 +197,29 @@ def _ended(text: str) -> re.Match[str] | None:
 
 
 _CALENDAR_YEAR = re.compile(r"\bCY\s?'?(\d{4}|\d{2})\b", re.I)
+# The year to a quarter's end: "TTM", "LTM", "trailing twelve months", "trailing 4-Quarters", "last
+# twelve months". "Twelve months ended" alone is how a release heads its fiscal year, so it is not here.
+_TRAILING = re.compile(r"\b(?:TTM|LTM|(?:trailing|last)[\s-]+(?:twelve|12)[\s-]+months?|trailing[\s-]+(?:four|4)[\s-]+quarters?)\b",
+                       re.I)
+_MONTH_YY = re.compile(r"\b([A-Za-z]{3,9})\.?[-\s'/]+((?:19|20)?\d{2})\b")
+
+
+def _trailing_label(rest: str, fye: FiscalYearEnd | None) -> str | None:
+    """The trailing twelve months the words after "TTM" end at: a date ("ended August 31, 2024"), a
+    month ("to Aug-24") or a quarter ("Q1 FY25"); the fiscal year when they end at its close."""
+    rest = rest[:60]
+    end = next(iter(dates_in(rest)), None)
+    if end is None and (m := _MONTH_YY.search(rest)) and m.group(1).lower() in MONTHS:
+        year = _year(m.group(2))
+        month = MONTHS[m.group(1).lower()]
+        end = (date(year + (month == 12), month % 12 + 1, 1) - timedelta(days=1))
+    if end is not None:
+        label = label_for_span(end - timedelta(days=364), end, fye or (12, 31))
+        return label if label.startswith(("TTM", "FY")) else None
+    inner = period_from_text(rest, fye) if not _TRAILING.search(rest) else None
+    if inner and (q := re.fullmatch(r"Q([1-4]) (FY\d{4})", inner)):
+        return q.group(2) if q.group(1) == "4" else f"TTM {inner}"
+    return inner if inner and inner.startswith("FY") else None
 
 
 def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
@@ -203,6 +229,8 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     "Year Ended January 26, 2025" -> FY2025 given NVIDIA's year end; "2024" -> FY2024;
     "fiscal 2024 fourth quarter" -> Q4 FY2024; "the quarter ended September 28, 2024" a quarter.
     """
+    if (t := _TRAILING.search(text)) and (label := _trailing_label(text[t.end():], fye)):
+        return label
     if "CY" in text or "cy" in text:
         # "Q2 CY25", "CY2024": a calendar year printed as such reads as the year itself.
         text = _CALENDAR_YEAR.sub(lambda y: y.group(1) if len(y.group(1)) == 4 else f"20{y.group(1)}", text)
@@ -237,6 +265,9 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
             months = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9}.get(
                 span, 3 if m.group(3) or m.group(4) else 12)
         if months == 12:
+            if fye is not None and span in ("twelve", "12"):
+                # "Twelve months ended June 30, 2025" of a calendar-year company is a trailing year.
+                return label_for_span(end - timedelta(days=364), end, fye)
             return f"FY{fiscal_year_of(end, fye)}"
         start = end - timedelta(days=int(months * 30.44) - 1)
         return label_for_span(start, end, fye)
@@ -364,6 +395,9 @@ def column_period(
     dates = dates_in(text)
     if dates:
         end = dates[-1] if len(dates) == 1 else max(dates)
+        if _TRAILING.search(text):
+            start = end - timedelta(days=364)
+            return label_for_span(start, end, fye or (12, 31)), start, end
         m = _SPAN_LEAD.search(text)
         if m:
             n = _SPAN_WORDS.get(m.group(1).lower(), 0)
@@ -380,7 +414,7 @@ def column_period(
                 days = 84
             start = end - timedelta(days=days - 1)
             if days >= 340:
-                return f"FY{fiscal_year_of(end, fye)}", start, end
+                return label_for_span(start, end, fye), start, end
             return label_for_span(start if days >= 70 else end - timedelta(days=90), end, fye), start, end
         if _YEAR_WORD.search(text) and not _QUARTER_WORD.search(text):
             return f"FY{fiscal_year_of(end, fye)}", end - timedelta(days=363), end

@@ -16,13 +16,14 @@ import msgspec
 
 from parsers.catalogue import Catalogue, NamedEntity, RoomEntity
 from parsers.claims import prior_period, quoted
-from parsers.decks import repeated_lines
+from parsers.decks import repeated_lines, section_covers
 from parsers.model import Claim, ParsedDeck, Slide
 from parsers.periods import period_from_text
 
 __all__ = ["resolve_claims"]
 
-_DATED = re.compile(r"\b(?:ended|ending|as of)\b", re.I)
+# Words whose period only the company's own calendar places: a date, or the trailing year to one.
+_DATED = re.compile(r"\b(?:ended|ending|as of|TTM|LTM|trailing|last twelve)\b", re.I)
 _FIGURE = re.compile(r"\d")
 
 
@@ -95,9 +96,24 @@ def _side_named(claim: Claim, slide: Slide, catalogue: Catalogue) -> tuple[RoomE
     return owners[side].entity, f"the slide title's {side} half, {quoted(owners[side].name)}"
 
 
+def _lead_in_above(claim: Claim, slide: Slide, catalogue: Catalogue) -> tuple[RoomEntity, str] | None:
+    """"ORCL, trailing four quarters to Aug-24:" over "net income USD 10.98bn" and "free cash flow
+    $19.1bn": a line ending in a colon introduces the lines under it, which are that company's until a
+    line names a company of its own."""
+    at = next((i for i, b in enumerate(slide.blocks) if claim.text in b.text), None)
+    for b in reversed(slide.blocks[:at] if at is not None else []):
+        named = catalogue.named_in(b.text)
+        if named:
+            e = _one(named)
+            return (e, b.text) if e is not None and b.text.rstrip().endswith(":") else None
+    return None
+
+
 class _DeckPlaces(msgspec.Struct):
     cover: str
     footer: str
+    sections: dict[int, str] = {}
+    """Each page's section cover's text, where the deck opens sections with covers of their own."""
 
 
 def _corner_of(claim: Claim, slide: Slide) -> str:
@@ -105,7 +121,11 @@ def _corner_of(claim: Claim, slide: Slide) -> str:
     if not claim.row:
         return ""
     for table in slide.tables:
-        if table and table[0] and claim.column in table[0][1:] and any(r and r[0] == claim.row for r in table[1:]):
+        if not table or not table[0] or claim.column not in table[0][1:]:
+            continue
+        c = table[0].index(claim.column)
+        # Two tables may share a row and a column name ("Net income", "y/y"): the cell must hold the figure.
+        if any(r and r[0] == claim.row and c < len(r) and claim.printed in r[c] for r in table[1:]):
             return table[0][0]
     return ""
 
@@ -124,6 +144,8 @@ def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogu
         if paragraph and (hit := next(iter(catalogue.named_in(paragraph[: paragraph.find(claim.text)])[-1:]), None)):
             # "Netflix grew revenue to $11.08 billion. Its operating margin reached 34.1%."
             return hit.entity, f"its paragraph, which names {hit.name!r} before it"
+        if lead := _lead_in_above(claim, slide, catalogue):
+            return lead[0], f"the line introducing its list, {quoted(lead[1])}"
         corner = _corner_of(claim, slide)
         if corner and (e := _one(catalogue.named_in(corner))):
             # "IBM, USD m | 2Q24 | 2Q25": a table's corner names whose figures its rows are.
@@ -141,7 +163,8 @@ def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogu
         if e := _one(catalogue.named_in(body)):
             return e, f"the only company slide {slide.page} names"
         looked.append(f"slide {slide.page}'s title {quoted(slide.title)} and text" if slide.title else f"slide {slide.page}'s text")
-    for where, text in (("cover", places.cover), ("running header or footer", places.footer)):
+    section = places.sections.get(slide.page, "") if slide is not None else ""
+    for where, text in (("section cover", section), ("cover", places.cover), ("running header or footer", places.footer)):
         if text and (e := _one(catalogue.named_in(text))):
             return e, f"the deck's {where}"
     looked.append("the cover and running footers")
@@ -172,7 +195,9 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
     slides = {s.page: s for s in parsed.deck.slides}
     cover_slide = parsed.deck.slides[0] if parsed.deck.slides else None
     cover = " ".join([cover_slide.title, *(b.text for b in cover_slide.blocks[:4])]) if cover_slide else ""
-    places = _DeckPlaces(cover=cover, footer=" ".join(repeated_lines(parsed.deck)))
+    sections = {page: " ".join([c.title, *(b.text for b in c.blocks)])
+                for page, c in section_covers(parsed.deck).items() if c is not cover_slide}
+    places = _DeckPlaces(cover=cover, footer=" ".join(repeated_lines(parsed.deck)), sections=sections)
     out: list[Claim] = []
     for claim in parsed.claims:
         entity, entity_why = _entity_for(claim, slides.get(claim.page), places, catalogue)

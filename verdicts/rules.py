@@ -627,7 +627,7 @@ def _period(run: _Run) -> RuleOutcome:
         computable = any(u == "base" for _, u in here) and prior is not None and any(
             u == "base" and _same_period(prior, f) for f, u in run.facts)
     elif run.q.kind == "value" and not printed:
-        computable = bool(_quarter_parts(run))
+        computable = bool(_quarter_parts(run)) or bool(_trailing_parts(run))
     if not printed and not computable:
         other = sorted({_norm_period(f.period) for f, _ in run.facts}, key=_period_order)
         what = _metric_name(run.q.metric)
@@ -808,6 +808,45 @@ def _quarter_parts(run: _Run) -> list[tuple[Fact, Fact]]:
     return out
 
 
+# The twelve months to a quarter are the last fiscal year plus this year to date less last year's:
+# TTM Q2 FY2025 = FY2024 + H1 FY2025 - H1 FY2024, all in a 10-K and the quarter's 10-Q.
+_TO_DATE_OF = {"1": "Q1", "2": "H1", "3": "9M"}
+
+
+def _trailing_parts(run: _Run) -> list[tuple[Fact, Fact, Fact]]:
+    """(last fiscal year, this year to date, last year to date) printed figures that give the claim's
+    trailing twelve months, one triple per basis."""
+    m = re.fullmatch(r"TTM Q([1-3]) FY(\d{4})", run.period)
+    reg = by_id(quantity(run.q.metric).base)
+    if m is None or reg is None or reg.instant or reg.unit not in ("USD", "count"):
+        return []
+    year, part = int(m.group(2)), _TO_DATE_OF[m.group(1)]
+    want = (f"FY{year - 1}", f"{part} FY{year}", f"{part} FY{year - 1}")
+    by: dict[tuple[str, str], list[Fact]] = {}
+    for f, u in run.facts:
+        if u == "printed" and _norm_period(f.period) in want:
+            by.setdefault((_norm_period(f.period), run.basis(f)), []).append(f)
+    bases = {b for _, b in by}
+    return [(_best(run, by[(want[0], b)]), _best(run, by[(want[1], b)]), _best(run, by[(want[2], b)]))
+            for b in sorted(bases) if all((w, b) in by for w in want)]
+
+
+def _derived_trailing(run: _Run) -> list[_Candidate]:
+    out = []
+    for year, now, then in _trailing_parts(run):
+        value = year.value + now.value - then.value
+        out.append(_Candidate(
+            value=value, metric=run.q.metric, basis=run.basis(year), period=run.period, how="computed",
+            inputs=((year, "evidence"), (now, "evidence"), (then, "other-period")),
+            half=_half_unit(year) + _half_unit(now) + _half_unit(then),
+            recency=max(run.recency(year), run.recency(now), run.recency(then)),
+            arithmetic=f"{year.as_printed} ({_norm_period(year.period)}) + {now.as_printed} "
+                       f"({_norm_period(now.period)}) - {then.as_printed} ({_norm_period(then.period)}) "
+                       f"= {_fmt(value, run.dim)}",
+        ))
+    return out
+
+
 def _derived_quarters(run: _Run) -> list[_Candidate]:
     out = []
     for whole, part in _quarter_parts(run):
@@ -906,7 +945,7 @@ def _compute(run: _Run) -> RuleOutcome:
         run.basis_fallback = "reported"
     run.candidates = [_printed_candidate(run, f, u) for f, u in run.facts if u in ("printed", "alternate")]
     if run.q.kind == "value":
-        derived = _derived_quarters(run)
+        derived = _derived_quarters(run) + _derived_trailing(run)
         run.candidates += derived
         if not derived:
             return RuleOutcome("compute", "skip", "a value claim: nothing to compute")

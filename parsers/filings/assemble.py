@@ -555,7 +555,7 @@ def _cue_name(kind: str, text: str) -> str | None:
     return _tidy_name(name)
 
 
-def guess_entity(title: str, lines: list[str], cues: dict[str, str] | None = None) -> str | None:
+def guess_entity(title: str, lines: list[str], cues: dict[str, str] | None = None, body: str = "") -> str | None:
     """The company a document is about, from the strongest cue it prints.
 
     In order: the cover page's "(Exact name of registrant as specified in its charter)" line, a page
@@ -586,7 +586,11 @@ def guess_entity(title: str, lines: list[str], cues: dict[str, str] | None = Non
     if head and len(head) < 40 and head.lower() not in ("document", "untitled") and _tidy_name(head) \
             and not re.search(r"\d", head):
         return head
-    return None
+    # A CFO commentary names its company only in its contacts and trademark lines: the legal name the
+    # whole text prints most, if it prints one more than once.
+    counts = Counter(n for m in _ENTITY.finditer(body) if (n := _tidy_name(m.group(1))) and len(n) < 60)
+    best = counts.most_common(1)
+    return best[0][0].rstrip(",") if best and best[0][1] >= 2 else None
 
 
 _FORM = re.compile(r"\bForm\s+(10-K|10-Q|8-K|20-F|6-K|40-F)\b", re.I)

@@ -181,7 +181,8 @@ def parse_pdf(data: bytes, name: str = "") -> ParsedDocument | ParseFailure:
         if not a.pending_tables and not a.passages:
             return ParseFailure("no-content", f"{name or 'the PDF'} has no text layer (scanned?); OCR it first")
         title = (doc.metadata or {}).get("title") or ""
-        entity = guess_entity(title if len(title) < 60 else "", a.first_lines, a.cues) or ""
+        entity = guess_entity(title if len(title) < 60 else "", a.first_lines, a.cues,
+                              body=" ".join(p.text for p in a.passages)) or ""
         return a.finish("pdf", entity, None, form_from(a.first_lines, title), pages=doc.page_count)
     finally:
         doc.close()

@@ -193,6 +193,22 @@ def test_a_short_form_counts_only_when_the_filing_prints_it_on_its_own() -> None
     assert apple == ["Apple Inc.", "Apple", "AAPL"]
 
 
+@pytest.mark.parametrize(("legal", "ticker", "line"), [
+    ("Ulta Beauty, Inc.", "ULTA", "Ulta delivered the cleanest print. Its net income came in at $289.4mm."),
+    ("Uber Technologies, Inc.", "UBER", "Uber grew gross bookings. Its revenue rose 18% in 2024."),
+])
+def test_a_one_word_name_its_ticker_spells_names_the_company(legal: str, ticker: str, line: str) -> None:
+    room = build_catalogue([
+        RoomDocument(path="a.pdf", entity=legal, periods=("FY2024",), names=(legal.split(",")[0], ticker)),
+        RoomDocument(path="unp.html", entity="Union Pacific Corporation", periods=("FY2024",),
+                     names=("Union Pacific Corporation", "Union Pacific", "UNP")),
+    ])
+    got = _resolved(_slides("Desk notes", ("Takeaways", [line])), room)
+    assert got and all(c.entity == legal for c in got), [(c.text, c.entity) for c in got]
+    union = _resolved(_slides("Desk notes", ("Takeaways", ["Union membership rose; revenue was $5.0bn in 2024."])), room)
+    assert [c.entity for c in union] == [None], "a one-word cut that is an ordinary word names nobody"
+
+
 def test_the_catalogue_merges_a_companys_documents_and_keeps_every_period() -> None:
     apple = next((e for e in ROOM.entities if e.name == "Apple Inc."), None)
     assert apple is not None and apple.periods == ("FY2023", "FY2024", "Q3 FY2025")
@@ -327,3 +343,26 @@ def test_a_title_naming_the_left_and_right_halves_gives_each_figure_its_halfs_co
         TextBlock(text="Net income of $8.7 billion", bbox=(520, 100, 900, 130))])
     claims = _resolved(Deck(format="pptx", slides=[Slide(page=1, title="Chart book", blocks=[]), slide]))
     assert [c.entity for c in claims] == [left, right]
+
+
+@pytest.mark.parametrize(("lines", "owner"), [
+    (["Apple and Netflix, FY2024", "Netflix, full year:", "revenue $39.0bn", "operating margin 26.7%"], "Netflix, Inc."),
+    (["AAPL vs MA", "MA, calendar 2024:", "net revenue $28.2bn", "- diluted EPS $13.89"], "Mastercard Incorporated"),
+])
+def test_a_line_introducing_a_list_names_the_company_of_the_lines_under_it(lines, owner) -> None:
+    claims = _resolved(_slides("Desk notes", ("Two names", lines)))
+    assert claims and {c.entity for c in claims} == {owner}, [(c.text, c.entity) for c in claims]
+
+
+@pytest.mark.parametrize(("first", "second", "cell", "owner"), [
+    ("Mastercard, USD m", "Netflix, USD m", "+16%", "Netflix, Inc."),
+    ("AAPL ($m)", "MA ($m)", "+13%", "Mastercard Incorporated"),
+])
+def test_two_tables_sharing_a_row_and_column_name_give_a_cell_the_corner_of_its_own_table(first, second, cell,
+                                                                                         owner) -> None:
+    tables = [[[first, "FY2024", "y/y"], ["Net income", "12,874", "+15%"]],
+              [[second, "FY2024", "y/y"], ["Net income", "8,712", cell]]]
+    deck = Deck(format="md", slides=[Slide(page=1, title="Book", blocks=[]),
+                                     Slide(page=2, title="Two tables", blocks=[], tables=tables)])
+    got = next(c for c in _resolved(deck) if c.printed == cell.lstrip("+"))
+    assert got.entity == owner

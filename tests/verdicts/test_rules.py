@@ -675,3 +675,30 @@ def test_a_segment_mix_share_is_the_segments_revenue_over_the_whole(printed, seg
     e = ev(ROOM, fact("revenue", "FY2025", total), fact("revenue", "FY2025", part_value, basis=member))
     v = verify(c, e)
     assert v.verdict == "supported", v.reason
+
+
+# The trailing twelve months to a quarter are the last fiscal year plus this year to date less last year's.
+@pytest.mark.parametrize(("printed", "period", "facts", "verdict"), [
+    # A calendar-year carmaker's LTM to June: FY2024 + H1 FY2025 - H1 FY2024.
+    ("$92.7B", "TTM Q2 FY2025", [("FY2024", "97,690"), ("H1 FY2025", "41,831"), ("H1 FY2024", "46,801")], "supported"),
+    ("$97.7B", "TTM Q2 FY2025", [("FY2024", "97,690"), ("H1 FY2025", "41,831"), ("H1 FY2024", "46,801")],
+     "contradicted"),
+    # A May year-end software maker's trailing four quarters to August: FY2024 + Q1 FY2025 - Q1 FY2024.
+    ("$53.8B", "TTM Q1 FY2025", [("FY2024", "52,961"), ("Q1 FY2025", "13,307"), ("Q1 FY2024", "12,453")],
+     "supported"),
+])
+def test_trailing_twelve_months_are_the_last_year_plus_this_year_to_date_less_last_years(printed, period, facts,
+                                                                                         verdict):
+    room = [cov(K10, "Acme Inc.", "FY2024"), cov(Q10, "Acme Inc.", "Q1 FY2025", "H1 FY2025", "Q1 FY2024", "H1 FY2024")]
+    v = verify(claim(printed, "revenue", period), ev(room, *(fact("revenue", p, cell, doc=K10 if p.startswith("FY")
+                                                                  else Q10) for p, cell in facts)))
+    assert v.verdict == verdict, v.reason
+    assert {c.role for c in v.citations} >= {"evidence", "other-period"}
+
+
+@pytest.mark.parametrize("printed", ["$97.7B", "$92.7B"])
+def test_trailing_twelve_months_are_never_judged_against_a_fiscal_year(printed):
+    room = [cov(K10, "Acme Inc.", "FY2024", "FY2025")]
+    v = verify(claim(printed, "revenue", "TTM Q2 FY2025"),
+               ev(room, fact("revenue", "FY2024", "97,690"), fact("revenue", "FY2025", "92,720")))
+    assert v.verdict == "no-evidence", v.reason
