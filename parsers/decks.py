@@ -318,6 +318,8 @@ def _take_table(lines: list[_Line]) -> tuple[list[list[str]], list[list[BBox | N
     header = rows[start - 1] if start > 0 and len(rows[start - 1]) >= 2 and not is_data[start - 1] else None
     if header is None and end == start:
         return [], [], lines  # one label and a figure on a line is a bullet, not a table
+    if end == start and all(re.fullmatch(r"\d{1,3}", x.text.strip()) for x in rows[start][1:] if is_figure_cell(x.text)):
+        return [], [], lines  # a footer and its page number under a legend: no table's only row
     if header is not None:
         anchors = [((h.bbox[0] + h.bbox[2]) / 2, h.bbox[2]) for h in header[1:]]
         head = [header[0].text] + [h.text for h in header[1:]]

@@ -555,6 +555,10 @@ def _cue_name(kind: str, text: str) -> str | None:
     return _tidy_name(name)
 
 
+# Where a contact line or a footer breaks: "Investor Relations, NVIDIA Corporation" is two things.
+_CLAUSE_BREAK = re.compile(r"[;:!?]\s+|(?<=[a-z])\.\s+(?=[A-Z])|,\s+(?!(?:Inc|Ltd|LLC|L\.P|Corp|Co|N\.V|S\.A|plc|PLC)\b)|\n")
+
+
 def guess_entity(title: str, lines: list[str], cues: dict[str, str] | None = None, body: str = "") -> str | None:
     """The company a document is about, from the strongest cue it prints.
 
@@ -588,7 +592,8 @@ def guess_entity(title: str, lines: list[str], cues: dict[str, str] | None = Non
         return head
     # A CFO commentary names its company only in its contacts and trademark lines: the legal name the
     # whole text prints most, if it prints one more than once.
-    counts = Counter(n for m in _ENTITY.finditer(body) if (n := _tidy_name(m.group(1))) and len(n) < 60)
+    counts = Counter(n for piece in _CLAUSE_BREAK.split(body) for m in _ENTITY.finditer(piece)
+                     if (n := _tidy_name(m.group(1))) and len(n) < 60)
     best = counts.most_common(1)
     return best[0][0].rstrip(",") if best and best[0][1] >= 2 else None
 

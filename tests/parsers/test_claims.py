@@ -707,3 +707,22 @@ def test_rows_above_a_total_of_sales_are_its_segments(rows, total) -> None:
     claims = extract_claims(_deck(("Amcor and MGM Resorts", [], [*rows, total]))).claims
     parts = [c for c in claims if c.row in {r[0] for r in rows[1:]}]
     assert parts and all(c.metric == "revenue" and c.basis.startswith("segment:") for c in parts)
+
+
+@pytest.mark.parametrize(("title", "result", "outlook"), [
+    ("Capital return and outlook", "$9.7B Shares repurchased, Q2 FY26", "Revenue is expected to be $54.0 billion"),
+    ("Results & Outlook", "Net income of $2.2 billion in Q2 2025", "We expect capex of $9.0 billion in 2025"),
+])
+def test_a_title_joining_results_and_outlook_keeps_the_results(title, result, outlook) -> None:
+    parsed = extract_claims(_deck((title, [result, outlook])))
+    assert [c.text for c in parsed.claims] == [result]
+    assert any("projection" in d.why for d in parsed.discarded)
+
+
+@pytest.mark.parametrize(("line", "period"), [
+    ("BBY: FY23 (Jan-23) rev $46.3bn and the Q2 FY24 print still negative", "FY2023"),
+    ("MA: 2024 net revenue $28.2bn, with the Q1 2025 trend softer", "FY2024"),
+])
+def test_of_two_periods_in_a_clause_the_one_before_the_figure_is_its_own(line, period) -> None:
+    (claim,) = extract_claims(_deck(("Notes", [line]))).claims
+    assert claim.period == period

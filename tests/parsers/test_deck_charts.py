@@ -126,3 +126,57 @@ def test_callout_captions_that_wrap_onto_a_year_are_no_table():
 def test_a_callouts_long_caption_is_still_its_caption(caption):
     deck = _md(f"# Review\n\n---\n\n# Oracle at a glance\n\n## 79%\n\n{caption}\n")
     assert [c.text for c in extract_claims(deck).claims] == [f"79% {caption}"]
+
+
+def _two_charts(make, left_title: str, right_title: str, left: list[str], right: list[str]) -> Deck:
+    """Two five-quarter bar charts side by side on one baseline, a legend row under each title and a
+    footer line with a page number under the axis, as results decks draw them."""
+    quarters = ["Q2 FY25", "Q3 FY25", "Q4 FY25", "Q1 FY26", "Q2 FY26"]
+    items = [(48, 95, 300, left_title, 14), (470, 95, 300, right_title, 14),
+             (62, 121, 80, "Prior quarters", 8), (159, 121, 60, "Q2 FY26", 8),
+             (48, 516, 200, "Acme Corporation | Q2 FY26", 8), (906, 516, 20, "4", 8)]
+    for k, value in enumerate(left):
+        items += [(64 + 77 * k, 150 + 10 * k, 45, value, 12), (64 + 77 * k, 472, 45, quarters[k], 9)]
+    for k, value in enumerate(right):
+        items += [(481 + 62 * k, 200 - 8 * k, 40, value, 12), (479 + 62 * k, 472, 45, quarters[k], 9)]
+    return make(items)
+
+
+def _as_pdf(items):
+    return _pdf("Margins", [(x, y + size, text, size) for x, y, _, text, size in items])
+
+
+def _as_pptx(items):
+    return _pptx("Margins", items)
+
+
+@pytest.mark.parametrize("make", [_as_pdf, _as_pptx])
+def test_two_bar_charts_on_one_baseline_are_two_tables_under_their_own_titles(make) -> None:
+    deck = _two_charts(make, "GAAP gross margin", "Diluted EPS (GAAP)",
+                       ["75.1%", "74.6%", "73.0%", "60.5%", "72.4%"], ["$0.67", "$0.78", "$0.89", "$0.76", "$1.08"])
+    tables = deck.slides[0].tables
+    assert [t[1][0] for t in tables] == ["GAAP gross margin", "Diluted EPS (GAAP)"], tables
+    assert tables[0][0][1:] == ["Q2 FY25", "Q3 FY25", "Q4 FY25", "Q1 FY26", "Q2 FY26"]
+    assert tables[1][1][1:] == ["$0.67", "$0.78", "$0.89", "$0.76", "$1.08"]
+    assert not any("Acme Corporation" in row[0] for t in tables for row in t), "a footer is no row of the chart"
+
+
+def test_a_charts_legend_is_not_its_title() -> None:
+    quarters = ["Q3 FY24", "Q4 FY24", "Q1 FY25", "Q2 FY25", "Q3 FY25"]
+    texts = [(48, 111, "Net sales ($B)", 14), (62, 132, "Prior quarters", 8), (159, 132, "Q3 FY25", 8)]
+    for k, value in enumerate(["85.8", "94.9", "124.3", "95.4", "94.0"]):
+        texts += [(88 + 110 * k, 250 - 15 * k, value, 12), (70 + 110 * k, 480, quarters[k], 9)]
+    (table,) = _pdf("Financial highlights", texts).slides[0].tables
+    assert table[1][0] == "Net sales ($B)"
+
+
+@pytest.mark.parametrize(("caption", "change", "metric"), [
+    ("DATA CENTER, Q2 FY26", "Y/Y +56%", "revenue"),
+    ("NET SALES, Q3 FY25", "Y/Y +10%", "revenue"),
+])
+def test_a_small_caption_over_a_change_line_is_one_callout(caption, change, metric) -> None:
+    deck = _pdf("Revenue by market", [(704, 174, caption, 9), (704, 208, change, 18)])
+    (block,) = [b for b in deck.slides[0].blocks if change in b.text]
+    assert block.text == f"{caption} {change}"
+    (claim,) = extract_claims(deck).claims
+    assert claim.kind == "growth" and claim.value == Decimal(change.split("+")[1].rstrip("%"))

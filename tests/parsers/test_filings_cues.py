@@ -408,3 +408,15 @@ def test_a_retailers_weeks_name_the_part_of_the_year_they_cover(text, fye, perio
 ])
 def test_a_rate_stated_in_percent_as_a_word_is_read(body, metric, value):
     assert value in {str(f.value) for f in _text_facts(body, metric)}
+
+
+@pytest.mark.parametrize(("body", "entity"), [
+    ("Revenue was up 12%. Contact: Investor Relations, NVIDIA Corporation. NVIDIA Corporation in the U.S.",
+     "NVIDIA Corporation"),
+    ("Margins held. Media: Acme Widgets, Inc. press office. (c) Acme Widgets, Inc. and its affiliates",
+     "Acme Widgets, Inc."),
+])
+def test_a_document_naming_its_company_only_in_contacts_takes_the_legal_name_it_prints_most(body, entity):
+    lines = ["CFO Commentary on Fourth Quarter and Fiscal 2025 Results", "Q4 Fiscal 2025 Summary"]
+    assert guess_entity("Q4FY25 CFO Commentary", lines, {}) is None
+    assert guess_entity("Q4FY25 CFO Commentary", lines, {}, body=body) == entity

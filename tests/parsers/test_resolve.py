@@ -366,3 +366,20 @@ def test_two_tables_sharing_a_row_and_column_name_give_a_cell_the_corner_of_its_
                                      Slide(page=2, title="Two tables", blocks=[], tables=tables)])
     got = next(c for c in _resolved(deck) if c.printed == cell.lstrip("+"))
     assert got.entity == owner
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    (("Netflix", "Q2 2025 Earnings", "Revenue of $11.08 billion", "Netflix, Inc.", "Q2 FY2025"),
+     ("Apple", "Q3 FY2025 Results", "Net sales of $94.0 billion", "Apple Inc.", "Q3 FY2025")),
+    (("Mastercard", "Fourth quarter 2024", "Net revenue of $7.5 billion", "Mastercard Incorporated", "Q4 FY2024"),
+     ("Procter & Gamble", "Fiscal 2025 results", "Net sales of $84.3 billion", "PROCTER & GAMBLE CO", "FY2025")),
+])
+def test_a_section_cover_lends_its_company_and_period_to_the_pages_after_it(first, second) -> None:
+    deck = Deck(format="pdf", slides=[
+        Slide(page=1, title=first[0], blocks=[TextBlock(text=first[1]), TextBlock(text="Investor Relations")]),
+        Slide(page=2, title="Financial highlights", blocks=[TextBlock(text=first[2])]),
+        Slide(page=3, title=second[0], blocks=[TextBlock(text=second[1])]),
+        Slide(page=4, title="Financial highlights", blocks=[TextBlock(text=second[2])]),
+    ])
+    got = [(c.page, c.entity, c.period) for c in _resolved(deck)]
+    assert got == [(2, first[3], first[4]), (4, second[3], second[4])]
