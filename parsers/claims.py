@@ -77,6 +77,7 @@ _NON_GAAP_WORD = re.compile(r"\bnon[- ]?gaap\b", re.I)
 _RECONCILIATION = re.compile(r"\breconcil|\bgaap\s+(?:to|and|vs\.?|versus)\s+non", re.I)
 _GUIDANCE_TITLE = re.compile(r"\b(guidance|outlook|targets?|forecast|long[- ]term model|projections?)\b", re.I)
 _TOPICS = re.compile(r"\s+(?:and|&|\+)\s+", re.I)
+_PERCENT_ROW = re.compile(r"\(\s*%\s*\)|\bin\s+%|,\s*%\s*$|\(\s*percent\s*\)", re.I)
 
 
 def _guidance_title(title: str) -> bool:
@@ -1271,6 +1272,8 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 # A reconciliation's steps between "GAAP net loss per share" and "Non-GAAP EPS" ("Stock-based
                 # compensation 0.64") are per-share amounts, not the $ millions the table's other rows print.
                 unit = "USD/share"
+            elif p.unit == "count" and p.scale == 0 and _PERCENT_ROW.search(label):
+                unit = "percent"  # "Operating ratio (%) 59.0" under a "US$ m" units box: the row's own unit
             elif row_scale and _bare_amount(p, label) and not (reg is not None and reg.unit != "USD"):
                 # "Revenue ($bn)" in a row of companies: the row's own unit.
                 scale = _SCALE_OF[next(g for g in row_scale.groups() if g).lower()]

@@ -320,10 +320,16 @@ def _take_table(lines: list[_Line]) -> tuple[list[list[str]], list[list[BBox | N
         return [], [], lines  # one label and a figure on a line is a bullet, not a table
     if end == start and all(re.fullmatch(r"\d{1,3}", x.text.strip()) for x in rows[start][1:] if is_figure_cell(x.text)):
         return [], [], lines  # a footer and its page number under a legend: no table's only row
-    if header is not None:
+    label_right = max(r[0].bbox[2] for r in rows[start:end + 1])
+    if header is not None and header[0].bbox[0] >= label_right - 2:
+        # An empty corner: the header's first cell already heads the first figure column.
+        anchors = [((h.bbox[0] + h.bbox[2]) / 2, h.bbox[2]) for h in header]
+        head = [""] + [h.text for h in header]
+        head_boxes: list[BBox | None] = [None] + [h.bbox for h in header]
+    elif header is not None:
         anchors = [((h.bbox[0] + h.bbox[2]) / 2, h.bbox[2]) for h in header[1:]]
         head = [header[0].text] + [h.text for h in header[1:]]
-        head_boxes: list[BBox | None] = [h.bbox for h in header]
+        head_boxes = [h.bbox for h in header]
     else:
         widest = max(rows[start:end + 1], key=len)
         anchors = [((c.bbox[0] + c.bbox[2]) / 2, c.bbox[2]) for c in widest[1:]]
@@ -414,7 +420,7 @@ def _load_pptx(data: bytes, name: str) -> Deck | ParseFailure:
         if s.shapes.title is not None and s.shapes.title.has_text_frame:
             title = " ".join(s.shapes.title.text_frame.text.split())
         blocks, tables, boxes = [], [], []
-        for shape in s.shapes:
+        for shape in _flat_shapes(s.shapes):
             box = None
             if shape.left is not None and shape.top is not None:
                 box = (shape.left / _EMU_PER_PT, shape.top / _EMU_PER_PT,
@@ -434,11 +440,44 @@ def _load_pptx(data: bytes, name: str) -> Deck | ParseFailure:
             blocks.extend(_frame_blocks(shape.text_frame, box))
         if not title and blocks:
             title, blocks = blocks[0].text, blocks[1:]
-        slides.append(_with_charts(Slide(page=n, title=title, blocks=_stacked_callouts(blocks), tables=tables,
-                                         table_boxes=boxes)))
+        blocks = _stacked_callouts(blocks)
+        for grid, cell_boxes, used in _box_tables(blocks):
+            tables.append(grid)
+            boxes.append(cell_boxes)
+            blocks = [b for b in blocks if not any(b is u for u in used)]
+        slides.append(_with_charts(Slide(page=n, title=title, blocks=blocks, tables=tables, table_boxes=boxes)))
     if not slides:
         return ParseFailure("no-content", f"{name} has no slides")
     return Deck(format="pptx", slides=slides, title=(prs.core_properties.title or ""))
+
+
+def _flat_shapes(shapes):  # type: ignore[no-untyped-def]
+    """Every shape on a slide, the members of a group among them: a table drawn as grouped boxes is read
+    box by box."""
+    for shape in shapes:
+        if getattr(shape, "shape_type", None) == 6 and hasattr(shape, "shapes"):  # MSO_SHAPE_TYPE.GROUP
+            yield from _flat_shapes(shape.shapes)
+        else:
+            yield shape
+
+
+def _box_tables(blocks: list[TextBlock]) -> list[tuple[list[list[str]], list[list[BBox | None]], list[TextBlock]]]:
+    """Tables drawn as a grid of text boxes, one per cell (think-cell style), read as the PDF reader reads
+    a borderless table from text positions. Only boxes holding one line take part: a box's paragraphs
+    share its box, so their positions say nothing of rows and columns."""
+    counts = Counter(b.bbox for b in blocks if b.bbox)
+    single = [b for b in blocks if b.bbox and counts[b.bbox] == 1]
+    lines = [_Line(b.text, b.bbox, b.size or 12.0) for b in single]
+    by_line = {id(ln): b for ln, b in zip(lines, single)}
+    out = []
+    while lines:
+        grid, cell_boxes, rest = _take_table(lines)
+        if not grid:
+            break
+        kept = {id(ln) for ln in rest}
+        out.append((grid, cell_boxes, [by_line[id(ln)] for ln in lines if id(ln) not in kept]))
+        lines = rest
+    return out
 
 
 # ---------------------------------------------------------------- native PowerPoint charts

@@ -133,11 +133,12 @@ _SEGMENT_AXIS = re.compile(r"segment|productorservice|geograph|businessunit|cons
 
 
 def basis_for(dimensions: dict[str, str]) -> str:
-    """``segment:<Member>`` when a dimension is a segment-like axis, else GAAP."""
-    for axis, member in dimensions.items():
-        if _SEGMENT_AXIS.search(axis):
-            return "segment:" + member.rsplit(":", 1)[-1]
-    return "GAAP"
+    """``segment:<Member>`` when a dimension is a segment-like axis, else GAAP. A consolidation-items
+    member ("OperatingSegmentsMember") beside a business-segment one ("ibm:SoftwareMember") only says the
+    figure is a segment's: the segment is the other member."""
+    axes = [(axis, member) for axis, member in dimensions.items() if _SEGMENT_AXIS.search(axis)]
+    axes.sort(key=lambda am: "consolidationitems" in am[0].lower())
+    return "segment:" + axes[0][1].rsplit(":", 1)[-1] if axes else "GAAP"
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")

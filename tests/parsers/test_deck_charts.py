@@ -180,3 +180,52 @@ def test_a_small_caption_over_a_change_line_is_one_callout(caption, change, metr
     assert block.text == f"{caption} {change}"
     (claim,) = extract_claims(deck).claims
     assert claim.kind == "growth" and claim.value == Decimal(change.split("+")[1].rstrip("%"))
+
+
+def _grid_pptx(title: str, cells: list[tuple[int, int, str]], *, group: bool = False, reverse: bool = False) -> Deck:
+    """A table drawn as one text box per cell (row, column, text), think-cell style, optionally grouped and
+    written column by column from the last, as bank decks save them."""
+    from pptx.enum.text import PP_ALIGN
+
+    prs = Presentation()
+    slide = prs.slides.add_slide(prs.slide_layouts[5])
+    slide.shapes.title.text = title
+    shapes = slide.shapes.add_group_shape().shapes if group else slide.shapes
+    order = sorted(cells, key=lambda c: (-c[1], c[0])) if reverse else cells
+    for row, col, text in order:
+        left = 40 if col == 0 else 220 + 90 * (col - 1)
+        width = 170 if col == 0 else 80
+        frame = shapes.add_textbox(Pt(left), Pt(150 + 26 * row), Pt(width), Pt(20)).text_frame
+        paragraph = frame.paragraphs[0]
+        paragraph.alignment = PP_ALIGN.LEFT if col == 0 else PP_ALIGN.RIGHT
+        run = paragraph.add_run()
+        run.text, run.font.size = text, Pt(12)
+    buf = io.BytesIO()
+    prs.save(buf)
+    deck = load_deck(buf.getvalue(), "grid.pptx")
+    assert isinstance(deck, Deck)
+    return deck
+
+
+def _cells(rows: list[list[str]]) -> list[tuple[int, int, str]]:
+    return [(r, c, text) for r, row in enumerate(rows) for c, text in enumerate(row) if text]
+
+
+@pytest.mark.parametrize(("title", "rows", "group", "reverse"), [
+    ("Company profile | Union Pacific", [["", "2Q24", "2Q25", "Y/Y"], ["Operating revenues", "6,007", "6,154", "+2.4%"],
+                                         ["Operating ratio (%)", "60.0", "59.0", "(100)bps"]], False, True),
+    ("NVIDIA", [["$ in millions", "Q2 FY25", "Q2 FY26"], ["Data Center", "26,272", "41,096"],
+                ["Total revenue", "30,040", "46,743"]], True, False),
+])
+def test_a_table_drawn_as_a_grid_of_text_boxes_is_read_as_a_table(title, rows, group, reverse) -> None:
+    deck = _grid_pptx(title, _cells(rows), group=group, reverse=reverse)
+    (table,) = deck.slides[0].tables
+    assert table == rows
+    assert not any(b.text in {"6,007", "26,272"} for b in deck.slides[0].blocks)
+
+
+def test_a_rows_percent_sign_makes_its_bare_figures_percent_under_a_currency_units_box() -> None:
+    rows = [["", "2Q24", "2Q25"], ["Operating revenues", "6,007", "6,154"], ["Operating ratio (%)", "60.0", "59.0"]]
+    deck = _grid_pptx("Company profile | Union Pacific", _cells(rows) + [(-2, 0, "US$ m")])
+    units = {c.printed: c.unit for c in extract_claims(deck).claims}
+    assert units["6,154"] == "USD" and units["59.0"] == "percent"

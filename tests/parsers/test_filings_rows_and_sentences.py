@@ -119,3 +119,18 @@ def test_basic_and_diluted_under_a_per_share_heading_are_basic_and_diluted_eps(g
     <tr><td>Diluted</td><td>$2.94</td><td>$1.19</td></tr></table>""")
     assert {f.value for f in _facts(doc, "eps_basic", "FY2024")} == {Decimal("2.97")}
     assert {f.value for f in _facts(doc, "eps_diluted", "FY2024")} == {Decimal("2.94")}
+
+
+@pytest.mark.parametrize(("dimensions", "basis"), [
+    # A tech company's segment revenue tagged with both axes: the segment is the business-segment member.
+    ({"srt:ConsolidationItemsAxis": "us-gaap:OperatingSegmentsMember",
+      "us-gaap:StatementBusinessSegmentsAxis": "ibm:SoftwareMember"}, "segment:SoftwareMember"),
+    ({"srt:ConsolidationItemsAxis": "us-gaap:OperatingSegmentsMember",
+      "us-gaap:StatementBusinessSegmentsAxis": "nvda:ComputeAndNetworkingMember"}, "segment:ComputeAndNetworkingMember"),
+    # Alone, a consolidation item is what the figure is a part of.
+    ({"srt:ConsolidationItemsAxis": "us-gaap:CorporateNonSegmentMember"}, "segment:CorporateNonSegmentMember"),
+])
+def test_a_business_segment_member_outranks_the_consolidation_item_beside_it(dimensions, basis):
+    from parsers.filings.ixbrl import basis_for
+
+    assert basis_for(dimensions) == basis
