@@ -77,6 +77,9 @@ _NON_GAAP_WORD = re.compile(r"\bnon[- ]?gaap\b", re.I)
 _RECONCILIATION = re.compile(r"\breconcil|\bgaap\s+(?:to|and|vs\.?|versus)\s+non", re.I)
 _GUIDANCE_TITLE = re.compile(r"\b(guidance|outlook|targets?|forecast|long[- ]term model|projections?)\b", re.I)
 _TOPICS = re.compile(r"\s+(?:and|&|\+)\s+", re.I)
+_IMPROVED = re.compile(r"\b(?:improv(?:ed|es|ing|ement)|better)\b", re.I)
+_LOWER_IS_BETTER = re.compile(r"\b(?:operating|expense|cost|efficiency|combined|loss)\s+ratio\b|\bleverage\b|\bchurn\b",
+                              re.I)
 _PERCENT_ROW = re.compile(r"\(\s*%\s*\)|\bin\s+%|,\s*%\s*$|\(\s*percent\s*\)", re.I)
 
 
@@ -397,6 +400,24 @@ _NOT_PART = frozenset("first second third fourth half quarter quarters fiscal ye
                       "best strongest most through via shareholders stockholders investors".split())
 
 
+# A quantity's name ends where the sentence goes on about it: "while Greater China sales rose 8%",
+# "Switched transactions grew 11%", "NI to Amcor $805mm after Russia exit charges".
+_LEAD_CONJUNCTIONS = frozenset("while but and also whereas though although as so yet".split())
+_NAME_ENDS = _VERBS | frozenset("rise rises fall falls grow grows grown slipped slid dropped surged soared improved "
+                                "worsened widened narrowed expanded contracted kept held lost gained doubled tripled "
+                                "halved after despite excluding including before driven led helped".split())
+
+
+def _core_label(label: str) -> str:
+    """The words of a label that name its quantity, without a leading conjunction or what the sentence
+    says about it after its verb; the whole label when that would leave nothing."""
+    words = label.split()
+    while words and words[0] in _LEAD_CONJUNCTIONS:
+        words = words[1:]
+    cut = next((i for i, w in enumerate(words) if i > 0 and w in _NAME_ENDS), len(words))
+    return " ".join(words[:cut]) or label
+
+
 def _qualifier(before: list[str], companies: list[str]) -> list[str]:
     """The words before a quantity's name that say which part of the company it is ("AWS", "North
     America"), or none: from the verb's object if it has such words, else from the sentence's subject."""
@@ -427,7 +448,7 @@ def _subject(text: str, companies: list[str]) -> _Subject:
     # "Less: Purchases of property and equipment", "Add: Interest paid": a reconciliation's step names
     # the line it takes out or adds back, which is that line, not what is left.
     text = _mask(_norm(_STEP.sub("", _CURRENCY_NOTE.sub(" ", text), count=1)))
-    label = _label_words(text)
+    label = _core_label(_label_words(text))
     found = find_metric_span(text)
     if not found:
         return _Subject(metric=None, label=label, segment=None)
@@ -762,7 +783,9 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
     if kind == "margin" and metric in _MARGIN_OF:
         metric = _MARGIN_OF[metric]
     value = p.value
-    if kind == "growth" and _DOWN.search(clause) and value > 0:
+    if kind == "growth" and value > 0 and (_DOWN.search(clause) or (
+            _IMPROVED.search(clause) and _LOWER_IS_BETTER.search(f"{subject.label} {clause}"))):
+        # "Operating ratio improved 100 bps": a ratio that is better lower improves by falling.
         value = -value
     if kind == "value" and value > 0 and subject.metric in LOSS_METRICS and names_a_loss(subject.label):
         # "Operating loss of $17.73 billion" is operating income of -$17.73 billion, as the room prints it.
@@ -1020,9 +1043,11 @@ def _text_claims(text: str, block: TextBlock, slide: Slide, ctx: _Ctx, slide_per
             # Its own name and figure are the clause: "EPS" further along the list is not its unit.
             subject = _subject(respective[i], ctx.companies)
             basis_text = own_clause = f"{respective[i]} {p.text.strip()}"
-        elif (subject.metric is None and whole.metric is not None) or not subject.label:
+        elif (subject.metric is None and whole.metric is not None and find_metric_span(subject.label) is None) \
+                or not subject.label:
             # "Adjusted diluted EPS $14.60 (▲ 19% Y/Y)": a change in parentheses is its named figure's, on
-            # the basis that name states.
+            # the basis that name states; a clause naming a quantity of its own ("while Greater China sales
+            # rose 8%") keeps it.
             subject, basis_text = whole, f"{text[:off]} {clause}"
         bound, printed = _bound(text, p)
         if i in ranged:

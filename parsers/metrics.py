@@ -147,7 +147,9 @@ REGISTRY: tuple[Metric, ...] = (
 _BY_ID = {m.id: m for m in REGISTRY}
 # "As Adjusted" (recast for a new accounting standard) and "as restated" are still GAAP.
 _NON_GAAP = re.compile(r"\bnon[- ]?gaap\b|(?<!\bas )\badjusted\b|\badj\.|\bcore\b|\bpro forma\b", re.I)
-_CONSTANT = re.compile(r"\bconstant[- ]currency\b|\bcc\b|\bfx[- ]neutral\b|\bcurrency[- ]neutral\b", re.I)
+_CONSTANT = re.compile(r"\bconstant[- ]currency\b|\bcc\b|\bfx[- ]neutral\b|\bcurrency[- ]neutral\b|\bex[- ]fx\b"
+                       r"|\bexcluding (?:the )?(?:effects? of )?(?:changes in )?foreign (?:currency )?exchange(?: rates?)?\b",
+                       re.I)
 _ORGANIC = re.compile(r"\borganic\b", re.I)
 
 

@@ -357,6 +357,9 @@ class _Run:
     decided_by: str = ""
     _recency: dict[str, tuple[int, int]] | None = None
     _bases: dict[int, str] = field(default_factory=dict)
+    derived: dict[int, tuple[Fact, Fact]] = field(default_factory=dict)
+    """Inputs no document prints for a quarter, computed as the year to date less its other part: each
+    keyed by identity to the two printed figures it came from, which are what a verdict cites."""
 
     def recency(self, fact: Fact) -> tuple[int, int]:
         """How late the latest period of the fact's document is (the first document by that path counts)."""
@@ -606,7 +609,44 @@ def _comparison(run: _Run) -> str | None:
     return _norm_period(run.claim.comparison_period) if run.claim.comparison_period else _prior(run.period)
 
 
+def _derive_quarter_inputs(run: _Run) -> None:
+    """A margin's or a growth's inputs for quarters no document prints, from the year to date less its
+    other part (Q1 = H1 - Q2, Q4 = FY - 9M), as a value claim's own quarter is computed."""
+    wanted = {run.period, _comparison(run) or ""} - {""}
+    have = {(f.metric, _norm_period(f.period), run.basis(f), u) for f, u in run.facts}
+    added: list[tuple[Fact, str]] = []
+    for period in wanted:
+        m = re.fullmatch(r"(Q[1-4]) FY(\d{4})", period)
+        if m is None:
+            continue
+        whole_p, part_p = (f"{w} FY{m.group(2)}".strip() for w in _QUARTER_FROM[m.group(1)])
+        by: dict[tuple[str, str, str, str], list[Fact]] = {}
+        for f, u in run.facts:
+            reg = by_id(f.metric)
+            if u in ("num", "den", "base") and reg is not None and not reg.instant and reg.unit in ("USD", "count") \
+                    and _norm_period(f.period) in (whole_p, part_p):
+                by.setdefault((f.metric, _norm_period(f.period), run.basis(f), u), []).append(f)
+        for (metric, p, basis, use), facts in by.items():
+            if p != whole_p or (metric, period, basis, use) in have or (metric, part_p, basis, use) not in by:
+                continue
+            whole, part = _best(run, facts), _best(run, by[(metric, part_p, basis, use)])
+            quarter = msgspec.structs.replace(whole, value=whole.value - part.value, period=period,
+                                              as_printed=f"({whole.as_printed} - {part.as_printed})")
+            run.derived[id(quarter)] = (whole, part)
+            added.append((quarter, use))
+            have.add((metric, period, basis, use))
+    run.facts.extend(added)
+
+
+def _cited(run: _Run, fact: Fact, role: str) -> tuple[tuple[Fact, str], ...]:
+    """A computed input's citations: the printed figures a derived quarter came from."""
+    if (parts := run.derived.get(id(fact))) is not None:
+        return (parts[0], role), (parts[1], "other-period")
+    return ((fact, role),)
+
+
 def _period(run: _Run) -> RuleOutcome:
+    _derive_quarter_inputs(run)
     if run.q.kind == "growth" and _comparison(run) != _prior(run.period):
         # A printed growth rate is year over year; a sequential or multi-year claim must be computed.
         run.facts = [(f, u) for f, u in run.facts if u == "base"]
@@ -750,7 +790,7 @@ def _computed(run: _Run) -> list[_Candidate]:
                     value *= _HUNDRED
                 out.append(_Candidate(
                     value=value, metric=q.metric, basis=basis, period=period, how="computed",
-                    inputs=((n, "numerator"), (d, "denominator")), half=_ZERO,
+                    inputs=(*_cited(run, n, "numerator"), *_cited(run, d, "denominator")), half=_ZERO,
                     recency=max(run.recency(n), run.recency(d)),
                     arithmetic=f"{n.as_printed} / {d.as_printed} = "
                                f"{_fmt(value, 'multiple' if q.kind == 'ratio' else 'percent')}",
@@ -776,7 +816,7 @@ def _computed(run: _Run) -> list[_Candidate]:
                     value = -value  # an outflow printed in parentheses grows as it gets bigger: (335) on (319) is +5%
                 out.append(_Candidate(
                     value=value, metric=growth_metric(metric), basis=basis, period=period, how="computed",
-                    inputs=((c, "current"), (p, "prior")), half=_ZERO,
+                    inputs=(*_cited(run, c, "current"), *_cited(run, p, "prior")), half=_ZERO,
                     recency=max(run.recency(c), run.recency(p)), alternate=not _same_metric(metric, q.metric),
                     arithmetic=f"{c.as_printed} / {p.as_printed} - 1 = {_fmt(value, 'percent')}",
                 ))

@@ -116,6 +116,11 @@ def row_metric(label: str, group: str = "") -> tuple[str, str | None]:
     """Registry metric for a row (exact name, then with qualifiers and "Total"/", net" removed) and
     the basis its words state; rows outside the registry get ``label:`` ids qualified by their group."""
     basis = basis_from_text(label)
+    if basis is None and group and (heading := basis_from_text(group)) in ("constant-currency", "organic"):
+        # "International" under "Year-over-year Percentage Growth, excluding the effect of foreign
+        # exchange rates" is that segment's growth ex-FX; a heading's "non-GAAP" may only name what the
+        # rows reconcile to, so it is not taken from here.
+        basis = heading
     g = normalise_label(group)
     if g and _PCT_GROUP.search(g):
         margin = find_metric(_PERCENT_WORD.sub("", _QUALIFIERS.sub("", g)).strip(" ,:"), exact=True)

@@ -726,3 +726,23 @@ def test_a_title_joining_results_and_outlook_keeps_the_results(title, result, ou
 def test_of_two_periods_in_a_clause_the_one_before_the_figure_is_its_own(line, period) -> None:
     (claim,) = extract_claims(_deck(("Notes", [line]))).claims
     assert claim.period == period
+
+
+@pytest.mark.parametrize(("title", "line", "label"), [
+    ("Mastercard FY2024", "Switched transactions grew 11% to 159.4 billion.", "switched transactions"),
+    ("Apple FY2024", "Services grew 13%, while Greater China sales rose 8%.", "greater china sales"),
+    ("J&J Q4 2022", "EPS $1.33 after litigation and separation charges.", "eps"),
+])
+def test_a_quantitys_name_stops_where_the_sentence_goes_on_about_it(title, line, label) -> None:
+    claims = extract_claims(_deck((title, [line]))).claims
+    assert label in {c.label for c in claims}, [(c.printed, c.label) for c in claims]
+
+
+@pytest.mark.parametrize(("line", "value"), [
+    ("Operating ratio improved 100 bps despite the charge.", Decimal("-100")),  # a railroad: lower is better
+    ("Expense ratio improved 40 bps year over year.", Decimal("-40")),  # an insurer's
+    ("Gross margin improved 40 bps year over year.", Decimal("40")),  # a margin improves by rising
+])
+def test_a_ratio_that_is_better_lower_improves_by_falling(line, value) -> None:
+    (claim,) = extract_claims(_deck(("2Q25 review", [line]))).claims
+    assert claim.value == value

@@ -134,3 +134,14 @@ def test_a_business_segment_member_outranks_the_consolidation_item_beside_it(dim
     from parsers.filings.ixbrl import basis_for
 
     assert basis_for(dimensions) == basis
+
+
+@pytest.mark.parametrize(("group", "basis"), [
+    ("Year-over-year Percentage Growth, excluding the effect of foreign exchange rates", "constant-currency"),  # a retailer
+    ("Organic sales growth", "organic"),  # a consumer-goods maker
+    ("Non-GAAP to GAAP reconciliation", None),  # a heading's non-GAAP may name only what its rows reconcile to
+])
+def test_a_heading_that_states_constant_currency_or_organic_gives_its_rows_that_basis(group, basis):
+    from parsers.filings.facts import row_metric
+
+    assert row_metric("International", group)[1] == basis

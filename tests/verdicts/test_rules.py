@@ -702,3 +702,22 @@ def test_trailing_twelve_months_are_never_judged_against_a_fiscal_year(printed):
     v = verify(claim(printed, "revenue", "TTM Q2 FY2025"),
                ev(room, fact("revenue", "FY2024", "97,690"), fact("revenue", "FY2025", "92,720")))
     assert v.verdict == "no-evidence", v.reason
+
+
+# A margin's or a growth's inputs for a quarter no document prints are the year to date less its other part.
+def test_a_quarters_margin_divides_quarters_derived_from_the_year_to_date():
+    room = [cov(Q10, "Acme Inc.", "Q2 FY2025", "H1 FY2025")]
+    facts = [fact("operating_income", "H1 FY2025", "7,620", doc=Q10), fact("operating_income", "Q2 FY2025", "3,775", doc=Q10),
+             fact("revenue", "H1 FY2025", "21,622", doc=Q10), fact("revenue", "Q2 FY2025", "11,079", doc=Q10)]
+    v = verify(claim("36.5%", "operating_margin", "Q1 FY2025", kind="margin"), ev(room, *facts))
+    assert v.verdict == "supported", v.reason  # (7,620 - 3,775) / (21,622 - 11,079) = 36.47%
+    assert {c.role for c in v.citations} >= {"numerator", "denominator", "other-period"}
+
+
+@pytest.mark.parametrize(("printed", "verdict"), [("+6.1%", "supported"), ("+9.0%", "contradicted")])
+def test_a_fourth_quarters_growth_compares_quarters_derived_from_each_years_total(printed, verdict):
+    room = [cov(K10, "Acme Inc.", "FY2024", "FY2023"), cov(Q10, "Acme Inc.", "9M FY2024", "9M FY2023")]
+    facts = [fact("revenue", "FY2024", "391,035"), fact("revenue", "FY2023", "383,285"),
+             fact("revenue", "9M FY2024", "296,105", doc=Q10), fact("revenue", "9M FY2023", "293,787", doc=Q10)]
+    v = verify(claim(printed, "revenue", "Q4 FY2024", kind="growth", comparison="Q4 FY2023"), ev(room, *facts))
+    assert v.verdict == verdict, v.reason
