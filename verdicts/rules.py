@@ -84,6 +84,23 @@ def _label_key(metric: str) -> frozenset[str]:
     return frozenset(words - _GENERIC) or frozenset(words)
 
 
+# The words a filing heads a table of rates with: "Year-over-year Percentage Growth, excluding the effect
+# of foreign exchange rates" over "International" is International's growth, on the basis it names.
+_RATE_HEADING = re.compile(r"year[- ]over[- ]year|percentage|percent|growth|change|increase|y/y|yoy|"
+                           r"excluding (?:the )?(?:effects? of )?(?:changes in )?foreign (?:currency )?exchange(?: rates?)?|"
+                           r"constant[- ]currency|organic", re.I)
+
+
+@lru_cache(maxsize=16384)
+def _rate_row_of(metric: str, want: str) -> bool:
+    """Whether a room's label row is a printed growth rate of the claim's label quantity: its words less a
+    rate heading's are the claim's."""
+    text = label_text(metric)
+    if not _RATE_HEADING.search(text):
+        return False
+    return (key := _label_key(label_metric(_RATE_HEADING.sub(" ", text)))) != frozenset() and key == _label_key(want)
+
+
 @lru_cache(maxsize=65536)
 def _same_metric(have: str, want: str) -> bool:
     if have == want:
@@ -428,6 +445,8 @@ def _uses(q: Question, metric: str) -> tuple[str, ...]:
         uses.append("printed")
     if q.kind == "value" and any(_same_metric(metric, a) for a in q.alternates):
         uses.append("alternate")
+    if q.kind == "growth" and is_label(q.metric) and is_label(metric) and _rate_row_of(metric, q.metric):
+        uses.append("printed")
     if q.kind == "growth":
         if any(_same_metric(metric, growth_metric(a)) for a in q.alternates) or metric in q.rates:
             # "Net sales up 15.6%" that matches comparable sales is the comparable figure, not the reported one.

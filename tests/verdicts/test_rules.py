@@ -721,3 +721,23 @@ def test_a_fourth_quarters_growth_compares_quarters_derived_from_each_years_tota
              fact("revenue", "9M FY2024", "296,105", doc=Q10), fact("revenue", "9M FY2023", "293,787", doc=Q10)]
     v = verify(claim(printed, "revenue", "Q4 FY2024", kind="growth", comparison="Q4 FY2023"), ev(room, *facts))
     assert v.verdict == verdict, v.reason
+
+
+@pytest.mark.parametrize(("segment", "reported", "heading", "other", "claimed", "verdict"), [
+    # A retailer's table of growth rates, reported and excluding foreign exchange, one row per segment.
+    ("international", "9", "year-over-year percentage growth, excluding the effect of foreign exchange rates", "10",
+     "10%", "different-basis"),
+    ("international", "9", "year-over-year percentage growth, excluding the effect of foreign exchange rates", "10",
+     "9%", "supported"),
+    # A consumer-goods maker's organic growth by segment.
+    ("beauty", "2", "organic sales growth", "4", "4%", "different-basis"),
+])
+def test_a_segments_printed_growth_rates_settle_its_growth_on_the_basis_their_heading_names(
+        segment, reported, heading, other, claimed, verdict):
+    c = claim(claimed, f"label:{segment} sales", "FY2024", kind="growth", label=f"{segment} sales")
+    e = ev(ROOM, fact(f"label:net sales {segment}", "FY2024", "142,906"), fact(f"label:net sales {segment}", "FY2023", "131,200"),
+           fact(f"label:year-over-year percentage growth {segment}", "FY2024", reported, "percent", unit="percent"),
+           fact(f"label:{heading} {segment}", "FY2024", other, "percent", unit="percent",
+                basis="organic" if "organic" in heading else "constant-currency"))
+    v = verify(c, e)
+    assert v.verdict == verdict, v.reason
