@@ -173,6 +173,40 @@ def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogu
     return None, "looked in " + ", ".join(looked) + " for " + catalogue.searched()
 
 
+_LATEST = re.compile(r"\b(?:latest|most recent|last reported)\b", re.I)
+_TRAILING_WORDS = re.compile(r"\b(?:TTM|LTM|trailing|last twelve)\b", re.I)
+_YEAR_WORDS = re.compile(r"\b(?:fiscal years?|FY|annual|10-K|full[- ]year)\b", re.I)
+_QUARTER_LABEL = re.compile(r"Q([1-4]) FY(\d{4})")
+
+
+def _latest_period(claim: Claim, slide: Slide | None, entity: RoomEntity) -> tuple[str, str] | None:
+    """A figure dated only "latest" ("LTM to latest 10-Q", "latest fiscal year") is in that company's
+    latest period the room covers: a summary across companies of different calendars says no more."""
+    places = [claim.column, _corner_of(claim, slide) if slide else "", claim.text]
+    if slide is not None:
+        places += [slide.title, _subtitle(slide)]
+    said = next((t for t in places if t and _LATEST.search(t)), None)
+    if said is None:
+        return None
+    quarters = [(int(m.group(2)), int(m.group(1))) for p in entity.periods if (m := _QUARTER_LABEL.fullmatch(p))]
+    if "10-Q" in said.upper():
+        quarters = [q for q in quarters if q[1] < 4]  # a 10-Q never reports a fourth quarter
+    years = [int(p[2:]) for p in entity.periods if re.fullmatch(r"FY\d{4}", p)]
+    trailing = bool(_TRAILING_WORDS.search(said))
+    if _YEAR_WORDS.search(said) and not trailing:
+        if not years:
+            return None
+        label = f"FY{max(years)}"
+    else:
+        if years and "10-Q" not in said.upper():
+            quarters.append((max(years), 4))
+        if not quarters:
+            return None
+        year, q = max(quarters)
+        label = (f"FY{year}" if q == 4 else f"TTM Q{q} FY{year}") if trailing else f"Q{q} FY{year}"
+    return label, f"{quoted(said)}, {entity.name}'s latest period in the room"
+
+
 def _without_entity(basis: str, entity: RoomEntity) -> str:
     """A segment basis with the company's own name taken out: "Netflix revenue" is no segment, and
     "Amazon's North America revenue" is the North America segment."""
@@ -214,6 +248,8 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
                         sequential = claim.comparison_period == prior_period(claim.period, sequential=True) != \
                             prior_period(claim.period)
                         comparison = prior_period(period, sequential=sequential)
+            if period is None and (latest := _latest_period(claim, slides.get(claim.page), entity)):
+                period, period_why = latest
             basis = _without_entity(basis, entity)
             stated = stated and basis != "GAAP"
         resolution = msgspec.structs.replace(claim.resolution, entity=entity_why, period=period_why)

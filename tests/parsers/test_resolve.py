@@ -383,3 +383,15 @@ def test_a_section_cover_lends_its_company_and_period_to_the_pages_after_it(firs
     ])
     got = [(c.page, c.entity, c.period) for c in _resolved(deck)]
     assert got == [(2, first[3], first[4]), (4, second[3], second[4])]
+
+
+@pytest.mark.parametrize(("corner", "want"), [
+    ("LTM to latest 10-Q, $bn", {"Apple Inc.": "TTM Q3 FY2025", "PROCTER & GAMBLE CO": None}),
+    ("Latest fiscal year, $bn", {"Apple Inc.": "FY2024", "PROCTER & GAMBLE CO": "FY2025"}),
+])
+def test_a_summary_dated_only_latest_reads_each_company_in_its_own_latest_period(corner, want) -> None:
+    table = [[corner, "Revenue", "Net income"], ["Apple", "408.6", "99.3"], ["P&G", "84.3", "16.0"]]
+    deck = Deck(format="pdf", slides=[Slide(page=1, title="Desk monitor", blocks=[]),
+                                      Slide(page=2, title="Summary across issuers", blocks=[], tables=[table])])
+    got = {c.entity: c.period for c in _resolved(deck)}
+    assert got == want
