@@ -688,7 +688,7 @@ def _clause(text: str, p: Printed) -> tuple[str, int]:
     cuts = [0]
     # Not at the comma of a name that lists its parts ("Wearables, Home and Accessories").
     # Nor at the comma of a lowercase list that names one quantity ("Cash, cash equivalents and investments").
-    for m in re.finditer(r";\s+(?=\D)|,\s+(?=\D)(?![A-Z][\w-]*\s+(?:and|&)\s+[A-Z])"
+    for m in re.finditer(r";\s+(?=\D|[1-4][QH]\b|[1-4][QH]\s*'?\d)|,\s+(?=\D)(?![A-Z][\w-]*\s+(?:and|&)\s+[A-Z])"
                          r"(?![a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}\s+(?:and|&)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}\s*(?:$|[$(]|at\b|of\b))"
                          r"|\s+(?:and|while|with|vs\.?|versus|compared (?:to|with)|against)\s+(?=[\d$~(])", text):
         cuts.append(m.end())

@@ -20,9 +20,14 @@ _BOUND_BEFORE = [
 ]
 
 
+# An actual period marked as such, "FY24A", "3Q25A": the period itself (an "E" marks an estimate, kept).
+ACTUAL_MARK = re.compile(r"(?i)\b((?:FY|CY|[1-4]Q|Q[1-4]|[12]H|H[12])\s*'?\d{2}(?:\d{2})?)A\b")
+
+
 def normalise_text(text: str) -> str:
-    """Quotes and spaces as one character each, and the gluings some exports print."""
+    """Quotes and spaces as one character each, and the gluings some exports print; positions kept."""
     t = text.replace("’", "'").replace("ʼ", "'").replace("‘", "'").replace("\u00a0", " ")
+    t = ACTUAL_MARK.sub(r"\1 ", t)
     # "Y/YCC" and "%of Revenue" as some exports glue them.
     return re.sub(r"%(?=of\b)", "% ", re.sub(r"(?i)\by/y(?=cc\b)", "Y/Y ", t))
 

@@ -201,6 +201,7 @@ _CALENDAR_YEAR = re.compile(r"\bCY\s?'?(\d{4}|\d{2})\b", re.I)
 # twelve months". "Twelve months ended" alone is how a release heads its fiscal year, so it is not here.
 _TRAILING = re.compile(r"\b(?:TTM|LTM|(?:trailing|last)[\s-]+(?:twelve|12)[\s-]+months?|trailing[\s-]+(?:four|4)[\s-]+quarters?)\b",
                        re.I)
+_ACTUAL_MARK = re.compile(r"(?i)\b((?:FY|CY|[1-4]Q|Q[1-4]|[12]H|H[12])\s*'?\d{2}(?:\d{2})?)A\b")
 _MONTH_YY = re.compile(r"\b([A-Za-z]{3,9})\.?[-\s'/]+((?:19|20)?\d{2})\b")
 
 
@@ -229,6 +230,7 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     "Year Ended January 26, 2025" -> FY2025 given NVIDIA's year end; "2024" -> FY2024;
     "fiscal 2024 fourth quarter" -> Q4 FY2024; "the quarter ended September 28, 2024" a quarter.
     """
+    text = _ACTUAL_MARK.sub(r"\1", text)  # "FY24A" is FY24, reported
     if (t := _TRAILING.search(text)) and (label := _trailing_label(text[t.end():], fye)):
         return label
     if "CY" in text or "cy" in text:

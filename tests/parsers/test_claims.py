@@ -746,3 +746,22 @@ def test_a_quantitys_name_stops_where_the_sentence_goes_on_about_it(title, line,
 def test_a_ratio_that_is_better_lower_improves_by_falling(line, value) -> None:
     (claim,) = extract_claims(_deck(("2Q25 review", [line]))).claims
     assert claim.value == value
+
+
+@pytest.mark.parametrize(("grid", "cell", "period"), [
+    ([["$bn", "FY23A", "FY24A", "FY25E"], ["Revenue", "383.3", "391.0", "410.0"]], "391.0", "FY2024"),  # a model's years
+    ([["$m", "1Q25A", "2Q25A", "3Q25E"], ["Operating income", "2,252", "2,525", "2,600"]], "2,525", "Q2 FY2025"),
+])
+def test_a_period_marked_actual_is_that_period(grid, cell, period) -> None:
+    claims = extract_claims(_deck(("Model", [], grid))).claims
+    assert {c.printed: c.period for c in claims}.get(cell) == period
+    assert all(c.column != grid[0][-1] for c in claims), "the estimate column stays out"
+
+
+@pytest.mark.parametrize(("line", "second", "metric", "period"), [
+    ("FY24A revenue of $391.0bn; 3Q25A EPS $1.57", "$1.57", "eps_diluted", "Q3 FY2025"),
+    ("UNP 2Q25 revenue $6.2bn; 1H25 EPS $5.85", "$5.85", "eps_diluted", "H1 FY2025"),
+])
+def test_a_semicolon_before_a_period_starts_the_next_figures_clause(line, second, metric, period) -> None:
+    got = next(c for c in extract_claims(_deck(("Notes", [line]))).claims if c.printed == second)
+    assert (got.metric, got.period) == (metric, period)
