@@ -939,6 +939,13 @@ def _block_claims(block: TextBlock, slide: Slide, ctx: _Ctx, slide_period: _Stat
     return claims, discards
 
 
+def _names_year(text: str, year: int) -> bool:
+    """Whether a period's text names ``year`` too ("Net income, FY2023 vs FY2024"): a later column it names
+    is one of its years, not a projection beyond them."""
+    t = text.upper().replace(" ", "")
+    return str(year) in t or f"FY{year % 100:02d}" in t or f"FY'{year % 100:02d}" in t
+
+
 def _period_above(boxes: list[list[BBox | None]], lent: list[tuple[float, _Stated]]) -> _Stated | None:
     """The period lent by the nearest block above a table (a section heading over it), if any."""
     top = min((b[1] for row in boxes for b in row if b is not None), default=None)
@@ -1256,7 +1263,8 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             head = header[c] if c < len(header) else ""
             column_label = periods[c] if c < len(periods) else None
             future = bool(column_label and column_label.startswith("FY")) and (_year_of(column_label) or 0) > \
-                (_year_of(slide_period.period if slide_period else None) or 9999)
+                (_year_of(slide_period.period if slide_period else None) or 9999) \
+                and not _names_year(slide_period.text if slide_period else "", _year_of(column_label) or 0)
             if _VALUATION.search(head) or _VALUATION.search(label):
                 discards.append(Discard(page=slide.page, text=f"{head}: {cell}", why="a market valuation, not a filing's figure"))
                 continue

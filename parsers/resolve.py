@@ -18,7 +18,9 @@ from parsers.catalogue import Catalogue, NamedEntity, RoomEntity
 from parsers.claims import prior_period, quoted
 from parsers.decks import repeated_lines, section_covers
 from parsers.model import Claim, ParsedDeck, Slide
+from parsers.metrics import find_metric
 from parsers.periods import period_from_text
+from parsers.quantities import is_label, label_text
 
 __all__ = ["resolve_claims"]
 
@@ -173,6 +175,22 @@ def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogu
     return None, "looked in " + ", ".join(looked) + " for " + catalogue.searched()
 
 
+def _company_row_metric(claim: Claim, slide: Slide, entity: RoomEntity) -> str | None:
+    """A table whose rows are companies and whose corner or column names the quantity ("Net income, FY2023
+    vs FY2024 ($bn)" over Meta | Amazon | ...): a row's figure is that quantity, not one named for the
+    company."""
+    if not claim.row or not claim.metric or not is_label(claim.metric):
+        return None
+    own = set(re.findall(r"[a-z0-9&]+", label_text(claim.metric)))
+    names = set(re.findall(r"[a-z0-9&]+", " ".join(entity.names).lower()))
+    if not own or not own <= names:
+        return None
+    for text in (claim.column, _corner_of(claim, slide)):
+        if text and (metric := find_metric(text)):
+            return metric
+    return None
+
+
 _LATEST = re.compile(r"\b(?:latest|most recent|last reported)\b", re.I)
 _TRAILING_WORDS = re.compile(r"\b(?:TTM|LTM|trailing|last twelve)\b", re.I)
 _YEAR_WORDS = re.compile(r"\b(?:fiscal years?|FY|annual|10-K|full[- ]year)\b", re.I)
@@ -248,8 +266,11 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
                         sequential = claim.comparison_period == prior_period(claim.period, sequential=True) != \
                             prior_period(claim.period)
                         comparison = prior_period(period, sequential=sequential)
-            if period is None and (latest := _latest_period(claim, slides.get(claim.page), entity)):
+            slide = slides.get(claim.page)
+            if period is None and (latest := _latest_period(claim, slide, entity)):
                 period, period_why = latest
+            if slide is not None and (metric := _company_row_metric(claim, slide, entity)):
+                claim = msgspec.structs.replace(claim, metric=metric)
             basis = _without_entity(basis, entity)
             stated = stated and basis != "GAAP"
         resolution = msgspec.structs.replace(claim.resolution, entity=entity_why, period=period_why)

@@ -395,3 +395,15 @@ def test_a_summary_dated_only_latest_reads_each_company_in_its_own_latest_period
                                       Slide(page=2, title="Summary across issuers", blocks=[], tables=[table])])
     got = {c.entity: c.period for c in _resolved(deck)}
     assert got == want
+
+
+@pytest.mark.parametrize(("corner", "metric"), [
+    ("Net income, FY2023 vs FY2024 ($bn)", "net_income"),  # a benchmarking chart over companies
+    ("Revenue ($bn)", "revenue"),
+])
+def test_a_table_of_companies_as_rows_takes_its_quantity_from_the_corner(corner, metric) -> None:
+    table = [[corner, "FY2023", "FY2024"], ["Apple", "$97.0", "$93.7"], ["Mastercard", "$11.2", "$12.9"]]
+    deck = Deck(format="pptx", slides=[Slide(page=1, title="Peer benchmarking", blocks=[]),
+                                       Slide(page=2, title="Earnings momentum", blocks=[], tables=[table])])
+    got = {(c.entity, c.period): c.metric for c in _resolved(deck)}
+    assert got[("Mastercard Incorporated", "FY2024")] == metric and got[("Apple Inc.", "FY2023")] == metric
