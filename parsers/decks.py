@@ -95,13 +95,33 @@ def _pdf_lines(page) -> list[_Line]:
     out = []
     for block in page.get_text("dict")["blocks"]:
         for line in block.get("lines", []):
-            spans = [s for s in line["spans"] if s["text"].strip()]
-            if not spans:
-                continue
-            text = " ".join("".join(s["text"] for s in line["spans"]).translate(_GLYPHS).split())
-            size = max(s["size"] for s in spans)
-            out.append(_Line(text, tuple(round(v, 1) for v in line["bbox"]), round(size, 1)))
+            for spans in _cells_of(line["spans"]):
+                text = " ".join("".join(s["text"] for s in spans).translate(_GLYPHS).split())
+                size = max(s["size"] for s in spans if s["text"].strip())
+                box = (min(s["bbox"][0] for s in spans), min(s["bbox"][1] for s in spans),
+                       max(s["bbox"][2] for s in spans), max(s["bbox"][3] for s in spans))
+                out.append(_Line(text, tuple(round(v, 1) for v in box), round(size, 1)))
     return out
+
+
+def _cells_of(spans: list[dict]) -> list[list[dict]]:
+    """A line's spans split where a gap wider than a word space parts two figure cells ("24,119 24,250"
+    printed in tight table columns read as one line); prose, whatever its spacing, stays one line."""
+    runs: list[list[dict]] = [[]]
+    for s in spans:
+        if not s["text"].strip():
+            if s["bbox"][2] - s["bbox"][0] > 0.45 * s["size"] and runs[-1]:
+                runs.append([])
+            continue
+        if runs[-1] and s["bbox"][0] - runs[-1][-1]["bbox"][2] > 0.45 * s["size"]:
+            runs.append([])
+        runs[-1].append(s)
+    runs = [r for r in runs if r]
+    texts = ["".join(s["text"] for s in r).strip() for r in runs]
+    if len(runs) > 1 and sum(is_figure_cell(t) or bool(_CATEGORY.match(t)) for t in texts) >= len(runs) - 1:
+        return runs
+    whole = [s for s in spans if s["text"].strip()]
+    return [whole] if whole else []
 
 
 def _slide_from_lines(page_no: int, lines: list[_Line], height: float, width: float = 0.0) -> Slide:
@@ -115,7 +135,9 @@ def _slide_from_lines(page_no: int, lines: list[_Line], height: float, width: fl
         gone = {id(u) for u in used}
         rest = [ln for ln, b in zip(rest, as_blocks) if id(b) not in gone]
         as_blocks = [b for b in as_blocks if id(b) not in gone]
-    left, right = _text_columns(rest, width)
+    kept = {id(ln) for ln in rest}
+    title_bottom = max((ln.bbox[3] for ln in lines if id(ln) not in kept), default=0.0)
+    left, right = _text_columns(rest, width, portrait=height > width, below=title_bottom)
     for band in (left, right) if right else (rest,):
         table, boxes, band_rest = _take_table(band)
         if table:
@@ -209,11 +231,15 @@ def _prose(ln: _Line) -> bool:
     return not is_figure_cell(ln.text) and len(ln.text.split()) >= 3
 
 
-def _text_columns(lines: list[_Line], width: float) -> tuple[list[_Line], list[_Line]]:
+def _text_columns(lines: list[_Line], width: float, portrait: bool = False,
+                  below: float = 0.0) -> tuple[list[_Line], list[_Line]]:
     """The lines left and right of a gutter between two text columns ("a key-figures table beside the
     bullets"), or all lines and none. A gap inside a table is no gutter: there the same row goes on
-    across it with a figure."""
-    narrow = [ln for ln in lines if width <= 0 or ln.bbox[2] - ln.bbox[0] < 0.6 * width]
+    across it with a figure. A portrait report's columns are each well under half its width, so there a
+    byline running over both is no column line; nor is a masthead above the title (``below``)."""
+    share = 0.4 if portrait else 0.6
+    narrow = [ln for ln in lines if (width <= 0 or ln.bbox[2] - ln.bbox[0] < share * width)
+              and (not portrait or ln.bbox[1] >= below)]
     best: tuple[float, list[_Line], list[_Line]] | None = None
     reach = None
     for ln in sorted(narrow, key=lambda ln: ln.bbox[0]):
@@ -230,8 +256,14 @@ def _text_columns(lines: list[_Line], width: float) -> tuple[list[_Line], list[_
 _GUTTER = 18.0  # points of clear space between two text columns
 
 
+def _figure_rows(lines: list[_Line]) -> bool:
+    """At least two rows of a label and figures: a key-figures table standing as a column of its own."""
+    return sum(len(r) >= 2 and not is_figure_cell(r[0].text) and all(is_figure_cell(x.text) for x in r[1:])
+               for r in _rows(lines)) >= 2
+
+
 def _is_gutter(left: list[_Line], right: list[_Line]) -> bool:
-    if sum(map(_prose, left)) < 2 or sum(map(_prose, right)) < 2:
+    if (sum(map(_prose, left)) < 2 and not _figure_rows(left)) or (sum(map(_prose, right)) < 2 and not _figure_rows(right)):
         return False
     across = 0
     for row in _rows(left + right):

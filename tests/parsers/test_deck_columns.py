@@ -80,3 +80,39 @@ def test_a_span_column_no_slide_dates_is_no_fiscal_year():
                                    "Non-interest income"])
 def test_a_negated_name_is_another_line(label):
     assert find_metric(label) is None
+
+
+def _report_page(rows: list[list[str]], *, width: float, height: float, prose_x: float) -> Deck:
+    """A research page: a masthead over both columns, a title, a narrow key-figures table whose right-aligned
+    cells sit so close that a PDF reader joins each row into one line, and prose beside it."""
+    from pathlib import Path
+
+    dejavu = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    if not dejavu.exists():
+        pytest.skip("DejaVu Sans (fonts-dejavu-core) is not installed: the tight-cell layout needs its metrics")
+    doc = pymupdf.open()
+    page = doc.new_page(width=width, height=height)
+    page.insert_font(fontname="dejavu", fontfile=str(dejavu))
+    page.insert_text((40, 48), "Equity Research | North America | Railroads and more", fontsize=7, fontname=FONT)
+    page.insert_text((40, 80), "Union Pacific Corporation (UNP)", fontsize=20, fontname=FONT)
+    for k, row in enumerate(rows):
+        y = 320 + 13 * k
+        page.insert_text((42, y), row[0], fontsize=6.8, fontname="dejavu")
+        for c, cell in enumerate(row[1:]):
+            right = 132 + 28 * c
+            font = pymupdf.Font(fontfile=str(dejavu))
+            page.insert_text((right - font.text_length(cell, 6.8), y), cell, fontsize=6.8, fontname="dejavu")
+    for k in range(12):
+        page.insert_text((prose_x, 300 + 12 * k), "The railroad moved more freight with fewer people and a smaller",
+                         fontsize=8, fontname=FONT)
+    deck = load_deck(doc.tobytes(), "report.pdf")
+    assert isinstance(deck, Deck)
+    return deck
+
+
+@pytest.mark.parametrize(("width", "height", "prose_x"), [(612, 792, 234), (960, 540, 260)])
+def test_a_tight_table_beside_prose_is_read_cell_by_cell(width, height, prose_x) -> None:
+    rows = [["$m", "2023A", "2024A", "2025E"], ["Revenue", "24,119", "24,250", "24,560"],
+            ["Operating income", "9,082", "9,713", "9,950"], ["EPS, diluted ($)", "10.45", "11.09", "12.05"]]
+    deck = _report_page(rows, width=width, height=height, prose_x=prose_x)
+    assert rows in deck.slides[0].tables, deck.slides[0].tables
