@@ -267,6 +267,13 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
                             prior_period(claim.period)
                         comparison = prior_period(period, sequential=sequential)
             slide = slides.get(claim.page)
+            lent = claim.resolution.period_text if claim.resolution.period.startswith(
+                ("slide subtitle", "slide title", "the period stated above it")) else ""
+            if period is not None and lent and (named := {n.entity.name for n in catalogue.named_in(lent)}) \
+                    and entity.name not in named:
+                # "fiscal 2025 (year ended January 31, 2025) for Walmart and Salesforce" dates those two, not
+                # Meta's bar on the same chart.
+                period = None
             if period is None and (latest := _latest_period(claim, slide, entity)):
                 period, period_why = latest
             if slide is not None and (metric := _company_row_metric(claim, slide, entity)):

@@ -407,3 +407,18 @@ def test_a_table_of_companies_as_rows_takes_its_quantity_from_the_corner(corner,
                                        Slide(page=2, title="Earnings momentum", blocks=[], tables=[table])])
     got = {(c.entity, c.period): c.metric for c in _resolved(deck)}
     assert got[("Mastercard Incorporated", "FY2024")] == metric and got[("Apple Inc.", "FY2023")] == metric
+
+
+@pytest.mark.parametrize(("column", "apple"), [
+    ("Revenue, latest fiscal year ($bn)", "FY2024"),  # the other companies read in their own latest year
+    ("Revenue ($bn)", None),  # nothing dates them: no year rather than the note's
+])
+def test_a_note_dating_named_companies_does_not_date_the_others(column, apple) -> None:
+    table = [["", column], ["Apple", "$391.0"], ["Mastercard", "$28.2"], ["P&G", "$84.3"]]
+    deck = Deck(format="pptx", slides=[
+        Slide(page=1, title="Peer book", blocks=[]),
+        Slide(page=2, title="Scale", blocks=[TextBlock(text="Fiscal 2025 (year ended June 30, 2025) for P&G")],
+              tables=[table])])
+    got = {c.entity: c.period for c in _resolved(deck)}
+    assert got["PROCTER & GAMBLE CO"] == "FY2025"
+    assert got["Apple Inc."] == apple
