@@ -607,7 +607,27 @@ def _unit_fits(run: _Run, fact: Fact, use: str) -> bool:
     return dim in ("money", "count", "per-share")
 
 
+def _unitless_cell_scale(run: _Run) -> int | None:
+    """The scale a table cell printed with no unit anywhere ("24,250" under "LTM 2Q25 | FY24") is read in:
+    the one power of a thousand at which it is, digit for digit, the room's dollar figure for the slot.
+    Without such a match the cell stays a bare count, which nothing in dollars can contradict."""
+    reg = by_id(quantity(run.q.metric).base)
+    if run.dim != "count" or run.claim.scale != 0 or not run.claim.row or run.q.kind != "value" or not run.claimed \
+            or (reg is not None and reg.unit != "USD") or not run.facts \
+            or any(_dimension(f.unit) != "money" for f, _ in run.facts):
+        return None
+    fits = {s for s in (3, 6, 9) for f, u in run.facts if u == "printed" and _same_period(run.period, f)
+            and abs(f.value - run.claimed.scaleb(s)) <= max(run.tol.scaleb(s), _half_unit(f))}
+    return fits.pop() if len(fits) == 1 else None
+
+
 def _unit(run: _Run) -> RuleOutcome:
+    read_in = ""
+    if (scale := _unitless_cell_scale(run)) is not None:
+        run.claim = msgspec.structs.replace(run.claim, unit="USD", scale=scale)
+        run.dim = "money"
+        run.claimed, run.tol = _claimed(run.claim), tolerance(run.claim)
+        read_in = f"; the table prints no unit, and the cell is the room's figure in {scale_name(scale)}"
     kept = [(f, u) for f, u in run.facts if _unit_fits(run, f, u)]
     kept_ids = {id(f) for f, _ in kept}
     dropped = list({id(f): f for f, _ in run.facts if id(f) not in kept_ids}.values())
@@ -618,7 +638,7 @@ def _unit(run: _Run) -> RuleOutcome:
         return _decide(run, "unit", "no-evidence",
                        f"The room states {_metric_name(run.q.metric)} for {run.entity} only in {', '.join(units)}, "
                        f"which cannot be compared with the claim's {run.claim.unit}.")
-    return RuleOutcome("unit", "fail" if dropped else "pass", f"claim in {run.claim.unit} ({run.dim}){note}")
+    return RuleOutcome("unit", "fail" if dropped else "pass", f"claim in {run.claim.unit} ({run.dim}){note}{read_in}")
 
 
 # ---------------------------------------------------------------- rule 4: period

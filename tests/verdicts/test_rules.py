@@ -741,3 +741,16 @@ def test_a_segments_printed_growth_rates_settle_its_growth_on_the_basis_their_he
                 basis="organic" if "organic" in heading else "constant-currency"))
     v = verify(c, e)
     assert v.verdict == verdict, v.reason
+
+
+@pytest.mark.parametrize(("printed", "metric", "room", "scale", "verdict"), [
+    ("24,250", "revenue", "24,250", "millions", "supported"),  # a railroad's revenue in a unitless LTM table
+    ("35,679", "label:subscription support", "35,679", "millions", "supported"),  # a CRM vendor's line
+    ("210", "operating_income", "213,118", "thousands", "no-evidence"),  # no power of a thousand fits: not contradicted
+    ("24,107", "revenue", "24,250", "millions", "no-evidence"),
+])
+def test_a_table_cell_with_no_unit_is_read_at_the_scale_where_it_is_the_rooms_figure(printed, metric, room, scale,
+                                                                                     verdict):
+    c = msgspec.structs.replace(claim(printed, metric, "FY2024"), row="Revenue", column="FY24")
+    v = verify(c, ev(ROOM, fact(metric, "FY2024", room, scale, label="Revenue")))
+    assert v.verdict == verdict, v.reason
