@@ -175,6 +175,26 @@ def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogu
     return None, "looked in " + ", ".join(looked) + " for " + catalogue.searched()
 
 
+_FOR_NAMED = re.compile(r"\bfor\s+(?P<names>[^;]+)$", re.I)
+
+
+def _dated_for(slide: Slide, catalogue: Catalogue) -> dict[str, tuple[str, str]]:
+    """Periods a slide's note states for named companies, in the "<period> for <companies>" form peer
+    benchmarks footnote mixed fiscal calendars with: each company's period read in its own calendar."""
+    out: dict[str, tuple[str, str]] = {}
+    for block in slide.blocks:
+        if _QUANTITY.search(block.text):
+            continue
+        for clause in re.split(r";\s*", block.text):
+            if not (m := _FOR_NAMED.search(clause)):
+                continue
+            for named in catalogue.named_in(m.group("names")):
+                e = named.entity
+                if e.name not in out and (label := period_from_text(clause[: m.start()], e.fye)):
+                    out[e.name] = (label, clause)
+    return out
+
+
 def _company_row_metric(claim: Claim, slide: Slide, entity: RoomEntity) -> str | None:
     """A table whose rows are companies and whose corner or column names the quantity ("Net income, FY2023
     vs FY2024 ($bn)" over Meta | Amazon | ...): a row's figure is that quantity, not one named for the
@@ -267,6 +287,11 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
                             prior_period(claim.period)
                         comparison = prior_period(period, sequential=sequential)
             slide = slides.get(claim.page)
+            if slide is not None and claim.resolution.period.startswith("column header") and \
+                    (note := _dated_for(slide, catalogue).get(entity.name)) and note[0] != period:
+                # "FY2024 revenue ($bn)" over six companies, noted "fiscal 2025 (year ended January 31, 2025)
+                # for Walmart and Salesforce": those two bars are fiscal 2025's.
+                period, period_why = note[0], f"the slide's note {quoted(note[1])}"
             lent = claim.resolution.period_text if claim.resolution.period.startswith(
                 ("slide subtitle", "slide title", "the period stated above it")) else ""
             if period is not None and lent and (named := {n.entity.name for n in catalogue.named_in(lent)}) \

@@ -422,3 +422,15 @@ def test_a_note_dating_named_companies_does_not_date_the_others(column, apple) -
     got = {c.entity: c.period for c in _resolved(deck)}
     assert got["PROCTER & GAMBLE CO"] == "FY2025"
     assert got["Apple Inc."] == apple
+
+
+@pytest.mark.parametrize(("note", "company", "period"), [
+    ("Calendar 2024 for Mastercard; fiscal 2025 (year ended June 30, 2025) for P&G", "PROCTER & GAMBLE CO", "FY2025"),
+    ("Fiscal 2025 (nine months ended June 28, 2025) for Apple", "Apple Inc.", "9M FY2025"),
+])
+def test_a_note_dating_named_companies_dates_their_cells_under_a_shared_column(note, company, period) -> None:
+    table = [["", "FY2024 revenue ($bn)"], ["Mastercard", "$28.2"], ["P&G", "$84.3"], ["Apple", "$313.7"]]
+    deck = Deck(format="pptx", slides=[Slide(page=1, title="Peer book", blocks=[]),
+                                       Slide(page=2, title="Scale", blocks=[TextBlock(text=note)], tables=[table])])
+    got = {c.entity: c.period for c in _resolved(deck)}
+    assert got[company] == period and got["Mastercard Incorporated"] == "FY2024", got
