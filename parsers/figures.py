@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from parsers.numbers import Printed
+from parsers.periods import ACTUAL_MARK
 
 __all__ = ["bound_of", "is_qualifier", "normalise_text", "ranges"]
 
@@ -18,10 +19,6 @@ _BOUND_BEFORE = [
     (re.compile(r"(?:\bunder|\bless than|\bbelow|\bfewer than|<)\s*$", re.I), "lt"),
     (re.compile(r"(?:\bnearly|\balmost|\bapprox(?:imately)?\.?|\babout|\baround|\broughly|~|≈)\s*$", re.I), "approx"),
 ]
-
-
-# An actual period marked as such, "FY24A", "3Q25A": the period itself (an "E" marks an estimate, kept).
-ACTUAL_MARK = re.compile(r"(?i)\b((?:FY|CY|[1-4]Q|Q[1-4]|[12]H|H[12])\s*'?\d{2}(?:\d{2})?)A\b")
 
 
 def normalise_text(text: str) -> str:

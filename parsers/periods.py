@@ -15,6 +15,8 @@ from datetime import date, timedelta
 from functools import lru_cache
 
 __all__ = [
+    "ACTUAL_MARK",
+    "TRAILING",
     "FiscalYearEnd",
     "StartYearNamed",
     "fye_text",
@@ -199,9 +201,10 @@ def _ended(text: str) -> re.Match[str] | None:
 _CALENDAR_YEAR = re.compile(r"\bCY\s?'?(\d{4}|\d{2})\b", re.I)
 # The year to a quarter's end: "TTM", "LTM", "trailing twelve months", "trailing 4-Quarters", "last
 # twelve months". "Twelve months ended" alone is how a release heads its fiscal year, so it is not here.
-_TRAILING = re.compile(r"\b(?:TTM|LTM|(?:trailing|last)[\s-]+(?:twelve|12)[\s-]+months?|trailing[\s-]+(?:four|4)[\s-]+quarters?)\b",
+TRAILING = re.compile(r"\b(?:TTM|LTM|(?:trailing|last)[\s-]+(?:twelve|12)[\s-]+months?|trailing[\s-]+(?:four|4)[\s-]+quarters?)\b",
                        re.I)
-_ACTUAL_MARK = re.compile(r"(?i)\b((?:FY|CY|[1-4]Q|Q[1-4]|[12]H|H[12])\s*'?\d{2}(?:\d{2})?)A\b")
+# An actual period marked as such, "FY24A", "3Q25A": the period itself (an "E" marks an estimate, kept).
+ACTUAL_MARK = re.compile(r"(?i)\b((?:FY|CY|[1-4]Q|Q[1-4]|[12]H|H[12])\s*'?\d{2}(?:\d{2})?)A\b")
 _MONTH_YY = re.compile(r"\b([A-Za-z]{3,9})\.?[-\s'/]+((?:19|20)?\d{2})\b")
 
 
@@ -217,7 +220,7 @@ def _trailing_label(rest: str, fye: FiscalYearEnd | None) -> str | None:
     if end is not None:
         label = label_for_span(end - timedelta(days=364), end, fye or (12, 31))
         return label if label.startswith(("TTM", "FY")) else None
-    inner = period_from_text(rest, fye) if not _TRAILING.search(rest) else None
+    inner = period_from_text(rest, fye) if not TRAILING.search(rest) else None
     if inner and (q := re.fullmatch(r"Q([1-4]) (FY\d{4})", inner)):
         return q.group(2) if q.group(1) == "4" else f"TTM {inner}"
     return inner if inner and inner.startswith("FY") else None
@@ -230,8 +233,8 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     "Year Ended January 26, 2025" -> FY2025 given NVIDIA's year end; "2024" -> FY2024;
     "fiscal 2024 fourth quarter" -> Q4 FY2024; "the quarter ended September 28, 2024" a quarter.
     """
-    text = _ACTUAL_MARK.sub(r"\1", text)  # "FY24A" is FY24, reported
-    if (t := _TRAILING.search(text)) and (label := _trailing_label(text[t.end():], fye)):
+    text = ACTUAL_MARK.sub(r"\1", text)  # "FY24A" is FY24, reported
+    if (t := TRAILING.search(text)) and (label := _trailing_label(text[t.end():], fye)):
         return label
     if "CY" in text or "cy" in text:
         # "Q2 CY25", "CY2024": a calendar year printed as such reads as the year itself.
@@ -397,7 +400,7 @@ def column_period(
     dates = dates_in(text)
     if dates:
         end = dates[-1] if len(dates) == 1 else max(dates)
-        if _TRAILING.search(text):
+        if TRAILING.search(text):
             start = end - timedelta(days=364)
             return label_for_span(start, end, fye or (12, 31)), start, end
         m = _SPAN_LEAD.search(text)

@@ -19,7 +19,7 @@ from parsers.claims import prior_period, quoted
 from parsers.decks import repeated_lines, section_covers
 from parsers.model import Claim, ParsedDeck, Slide
 from parsers.metrics import find_metric
-from parsers.periods import period_from_text
+from parsers.periods import TRAILING, period_from_text
 from parsers.quantities import is_label, label_text
 
 __all__ = ["resolve_claims"]
@@ -212,7 +212,6 @@ def _company_row_metric(claim: Claim, slide: Slide, entity: RoomEntity) -> str |
 
 
 _LATEST = re.compile(r"\b(?:latest|most recent|last reported)\b", re.I)
-_TRAILING_WORDS = re.compile(r"\b(?:TTM|LTM|trailing|last twelve)\b", re.I)
 _YEAR_WORDS = re.compile(r"\b(?:fiscal years?|FY|annual|10-K|full[- ]year)\b", re.I)
 _QUARTER_LABEL = re.compile(r"Q([1-4]) FY(\d{4})")
 
@@ -230,7 +229,7 @@ def _latest_period(claim: Claim, slide: Slide | None, entity: RoomEntity) -> tup
     if "10-Q" in said.upper():
         quarters = [q for q in quarters if q[1] < 4]  # a 10-Q never reports a fourth quarter
     years = [int(p[2:]) for p in entity.periods if re.fullmatch(r"FY\d{4}", p)]
-    trailing = bool(_TRAILING_WORDS.search(said))
+    trailing = bool(TRAILING.search(said))
     if _YEAR_WORDS.search(said) and not trailing:
         if not years:
             return None
@@ -271,6 +270,7 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
                 for page, c in section_covers(parsed.deck).items() if c is not cover_slide}
     places = _DeckPlaces(cover=cover, footer=" ".join(repeated_lines(parsed.deck)), sections=sections)
     out: list[Claim] = []
+    notes: dict[int, dict[str, tuple[str, str]]] = {}
     for claim in parsed.claims:
         entity, entity_why = _entity_for(claim, slides.get(claim.page), places, catalogue)
         period, period_why = claim.period, claim.resolution.period
@@ -287,8 +287,10 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
                             prior_period(claim.period)
                         comparison = prior_period(period, sequential=sequential)
             slide = slides.get(claim.page)
-            if slide is not None and claim.resolution.period.startswith("column header") and \
-                    (note := _dated_for(slide, catalogue).get(entity.name)) and note[0] != period:
+            in_column = slide is not None and claim.resolution.period.startswith("column header")
+            if in_column and slide.page not in notes:
+                notes[slide.page] = _dated_for(slide, catalogue)  # once a slide, not once a cell
+            if in_column and (note := notes[slide.page].get(entity.name)) and note[0] != period:
                 # "FY2024 revenue ($bn)" over six companies, noted "fiscal 2025 (year ended January 31, 2025)
                 # for Walmart and Salesforce": those two bars are fiscal 2025's.
                 period, period_why = note[0], f"the slide's note {quoted(note[1])}"

@@ -655,10 +655,9 @@ def _derive_quarter_inputs(run: _Run) -> None:
     have = {(f.metric, _norm_period(f.period), run.basis(f), u) for f, u in run.facts}
     added: list[tuple[Fact, str]] = []
     for period in wanted:
-        m = re.fullmatch(r"(Q[1-4]) FY(\d{4})", period)
-        if m is None:
+        if (parts := _year_to_date_of(period)) is None:
             continue
-        whole_p, part_p = (f"{w} FY{m.group(2)}".strip() for w in _QUARTER_FROM[m.group(1)])
+        whole_p, part_p = parts
         by: dict[tuple[str, str, str, str], list[Fact]] = {}
         for f, u in run.facts:
             reg = by_id(f.metric)
@@ -867,15 +866,21 @@ def _computed(run: _Run) -> list[_Candidate]:
 _QUARTER_FROM = {"Q1": ("H1", "Q2"), "Q2": ("H1", "Q1"), "Q3": ("9M", "H1"), "Q4": ("", "9M")}
 
 
+def _year_to_date_of(period: str) -> tuple[str, str] | None:
+    """The (year to date, other part) periods whose difference is the quarter ``period``."""
+    m = re.fullmatch(r"(Q[1-4]) FY(\d{4})", period)
+    if m is None:
+        return None
+    whole, part = _QUARTER_FROM[m.group(1)]
+    return f"{whole} FY{m.group(2)}".strip(), f"{part} FY{m.group(2)}"
+
+
 def _quarter_parts(run: _Run) -> list[tuple[Fact, Fact]]:
     """(year-to-date, other part) pairs of printed figures that give the claim's quarter, one per basis."""
-    m = re.fullmatch(r"(Q[1-4]) FY(\d{4})", run.period)
+    want = _year_to_date_of(run.period)
     reg = by_id(quantity(run.q.metric).base)
-    if m is None or reg is None or reg.instant or reg.unit not in ("USD", "count"):
+    if want is None or reg is None or reg.instant or reg.unit not in ("USD", "count"):
         return []
-    whole, part = _QUARTER_FROM[m.group(1)]
-    year = m.group(2)
-    want = (f"{whole} FY{year}".strip(), f"{part} FY{year}")
     by: dict[tuple[str, str], list[Fact]] = {}
     for f, u in run.facts:
         if u == "printed" and _norm_period(f.period) in want:
