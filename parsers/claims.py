@@ -48,13 +48,16 @@ __all__ = [
 # "EV / EBITDA", "P/E", "Market cap": a share price's multiple, which no filing prints.
 _VALUATION = re.compile(r"\bEV\s*/|\bP\s*/\s*E\b|\bprice[- ]to[- ]|\bmarket cap|\bdividend yield\b|\benterprise value\b", re.I)
 # "Median", "Peer average": a column the author computes across the companies in the rows' table.
+# "Street", "Cons.", "Consensus op. income", "Beat/(Miss)": what analysts expected, which no filing prints.
+_CONSENSUS_CELL = re.compile(r"\b(?:consensus|cons\.|street|sell[- ]side|beat|miss|surprise)(?!\w)", re.I)
 _AGGREGATE_HEAD = re.compile(r"\b(?:median|mean|average|avg\.?)\b", re.I)
 # "FY25E", "2026E", "Q3 FY26E": a column of the author's own estimates.
 _ESTIMATE_HEAD = re.compile(r"\d[E]$|\d[E]\b(?!\w)", re.I)
 _PROJECTION = re.compile(
     r"\b(expects?|expected|expecting|outlook|targets?|targeting|guidance|guide[sd]?|forecasts?|forecasted|"
     r"projects?|projected|projections?|plans? to|plans|planned|aims?|intends?|anticipates?|anticipated|"
-    r"will|should|could|may|sees|estimates?d?|goal|aspir\w+|ambition|by 20\d\d|next year|going forward|long[- ]term model)\b",
+    r"will|should|could|may|sees|estimates?d?|est\.(?!\w)|goal|aspir\w+|ambition|by 20\d\d|next year|going forward|"
+    r"long[- ]term model)\b|\best\.(?!\w)",
     re.I,
 )
 _SUPERLATIVE = re.compile(
@@ -307,13 +310,14 @@ def _entity_in(text: str, companies: list[str]) -> str | None:
 def _period(text: str) -> str | None:
     t = _norm(text)
     p = period_from_text(t)
-    if p and re.search(r"\bquarter\b.*\b(?:ended|ending)\b", t, re.I) and p.startswith("FY"):
-        # "Quarter ended June 30, 2025": period_from_text reads any "ended <date>" as a year.
+    if p and re.search(r"\bquarter\b", t, re.I) and p.startswith("FY"):
+        # "Quarter ended June 30, 2025", "This quarter Jun 30, 2025": period_from_text reads any "ended
+        # <date>" as a year.
         from datetime import date, timedelta
 
         from parsers.periods import label_for_span
 
-        m = re.search(r"(?:ended|ending)\s+([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})", t, re.I)
+        m = re.search(r"\bquarter\b.*?(?:(?:ended|ending)\s+)?\b([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})", t, re.I)
         if m and m.group(1).lower() in MONTHS:
             end = date(int(m.group(3)), MONTHS[m.group(1).lower()], int(m.group(2)))
             return label_for_span(end - timedelta(days=90), end, None)
@@ -324,7 +328,7 @@ def prior_period(period: str | None, sequential: bool = False) -> str | None:
     """The period a growth rate compares against: the prior year's same period, or the prior quarter."""
     if not period:
         return None
-    m = re.fullmatch(r"(?:(Q[1-4]|H[12]|9M|6M|TTM Q[1-4]) )?FY(\d{4})", period)
+    m = re.fullmatch(r"(?:(Q[1-4]|H[12]|9M|6M|TTM Q[1-4]|YTD) )?FY(\d{4})", period)
     if not m:
         return None
     part, year = m.group(1), int(m.group(2))
@@ -332,6 +336,33 @@ def prior_period(period: str | None, sequential: bool = False) -> str | None:
         q = int(part[1])
         return f"Q{q - 1} FY{year}" if q > 1 else f"Q4 FY{year - 1}"
     return f"{part} FY{year - 1}" if part else f"FY{year - 1}"
+
+
+# "'22-'24 CAGR", "FY21-FY24 CAGR", "2021 to 2024", "FY2021-25": the years a compound rate runs over.
+_CAGR = re.compile(r"\bCAGR\b|\bcompound(?:ed)? annual(?: growth)?(?: rate)?\b|\bcompounded\b", re.I)
+_CAGR_SPAN = re.compile(r"(?:FY|CY)?\s?['’]?((?:19|20)?\d{2})\s*(?:-|–|—|to|through|/)\s*(?:FY|CY)?\s?['’]?((?:19|20)?\d{2})\b",
+                        re.I)
+_YEARS_LONG = re.compile(r"\b(\d|two|three|four|five)[\s-]*(?:yr|year)s?\b", re.I)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _compounding(text: str, period: str | None) -> tuple[str | None, str | None, int] | None:
+    """A compound rate's (end period, start period, years) from its words, or None when ``text`` is no
+    CAGR; (None, None, 0) for one whose years it does not say."""
+    if not _CAGR.search(text):
+        return None
+    full = lambda y: int(y) if len(y) == 4 else 2000 + int(y)  # noqa: E731
+    for m in _CAGR_SPAN.finditer(text):
+        start, end = full(m.group(1)), full(m.group(2))
+        marked = len(m.group(1)) == len(m.group(2)) == 4 or re.search(r"['\u2019]|FY|CY", m.group(0), re.I)
+        if marked and 0 < end - start <= 20:
+            return f"FY{end}", f"FY{start}", end - start
+    year = _year_of(period)
+    if (m := _YEARS_LONG.search(text)) and year is not None and re.fullmatch(r"FY\d{4}", period or ""):
+        n = int(_NUMBER_WORDS.get(m.group(1).lower(), m.group(1)))
+        if n > 0:
+            return period, f"FY{year - n}", n
+    return None, None, 0
 
 
 def _year_of(period: str | None) -> int | None:
@@ -589,7 +620,7 @@ def quoted(text: str, limit: int = 60) -> str:
 # "up 12% from 2023", "vs. FY23": the year a change is measured against is not the claim's period.
 _AGAINST = re.compile(r"\b(?:from|vs\.?|versus|compared (?:to|with)|over|than|against|prior[- ]year)\s+(?:the\s+)?"
                       r"(?:(?:(?:first|second)\s+half|(?:first|second|third|fourth)\s+quarter|six\s+months|nine\s+months"
-                      r"|[1-4]Q|Q[1-4]|[12]H|H[12])\s+(?:of\s+)?)?(?:fiscal\s+|FY\s*)?'?\d{2,4}\b", re.I)
+                      r"|[1-4]Q|Q[1-4]|[12]H|H[12])\s*(?:of\s+)?)?(?:fiscal\s+|FY\s*)?['\u2019]?\d{2,4}\b", re.I)
 _DATE_PHRASE = re.compile("|".join(rx.pattern for rx in _MASKS[:4]), re.I)
 
 
@@ -762,7 +793,8 @@ def _share_part(clause: str, p: Printed) -> str:
 def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed: str, clause: str, after: str,
                 subject: _Subject, stated: _Stated | None, entity: str | None, bbox: BBox | None,
                 header: str = "", scale: int | None = None, unit: str | None = None, row: str = "",
-                column: str = "", slide_basis: str | None = None, basis_text: str | None = None) -> Claim:
+                column: str = "", slide_basis: str | None = None, basis_text: str | None = None,
+                span_hint: str = "") -> Claim:
     period = stated.period if stated else None
     kind, denom = _kind(clause, after, p, subject, header)
     if kind == "ratio" and (parts := _RATIO_SPLIT.split(_mask_figures(clause, [p]), maxsplit=1))[1:]:
@@ -799,14 +831,20 @@ def _make_claim(*, page: int, n: int, text: str, p: Printed, bound: str, printed
     u = unit or _unit(p, subject, clause)
     basis, basis_stated = _basis(f"{basis_text or clause} {header}", subject, u, slide_basis)
     comparison = None
+    compounded = 0
     if kind == "growth":
         comparison = prior_period(period, sequential=bool(_SEQUENTIAL.search(f"{clause} {header}")))
+        if (span := _compounding(f"{column} {header} {clause} {span_hint}", period)) is not None:
+            # "'23-'25 CAGR 5.5%" compounds over two years: not FY2025 over FY2024.
+            end, comparison, compounded = span
+            period = end or period
     return Claim(
         id=f"p{page}-c{n}", page=page, text=text, value=value, printed=printed, decimals=decimals,
         unit=u, scale=p.scale if scale is None else scale, kind=kind, bound=bound, entity=entity,
         metric=metric if metric else (label_metric(subject.label) if subject.label else None),
         label=subject.label, currency=p.currency if p.currency else None, period=period,
-        comparison_period=comparison, basis=basis, basis_stated=basis_stated, bbox=bbox, denominator=denom,
+        comparison_period=comparison, compounded_years=compounded, basis=basis, basis_stated=basis_stated,
+        bbox=bbox, denominator=denom,
         row=row, column=column,
         resolution=Resolution(period=stated.where, period_text=stated.text) if stated else Resolution(),
     )
@@ -1180,6 +1218,11 @@ def _bare_amount(p: Printed, label: str) -> bool:
         and not _COUNT_ROW.search(label) and not _SHARES.search(label)
 
 
+# Headings that divide a table into statements, not into a company's parts.
+_SECTION_HEADING = re.compile(r"\b(?:statements?|summary|highlights|metrics|kpis?|overview|balance sheet|cash flows?|"
+                              r"per[- ]share|other|memo|items?|ratios)\b", re.I)
+
+
 def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: Slide, ctx: _Ctx,
                   slide_period: _Stated | None, slide_entity: str | None, start: int) -> tuple[list[Claim], list[Discard]]:
     # A PDF table finder often reads the rule above a table as a row of empty cells: the header is
@@ -1245,10 +1288,21 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     total_at, total_metric = next(((r, m) for r, row in enumerate(grid[1:], start=1) if row and
                                    _norm(row[0]).lower().startswith("total") and
                                    (m := _subject(_norm(row[0])[5:], ctx.companies).metric) == "revenue"), (0, None))
+    group = ""
     for r, row in enumerate(grid[1:], start=1):
         if not row:
             continue
         label = _norm(row[0])
+        if label and len(row) > 1 and not any(cell.strip() for cell in row[1:]):
+            # "Compute & Networking" over "Segment revenue | 41,331": a row that prints only its label heads
+            # the rows under it, which are that group's ("Revenue by region" over "UCAN": UCAN's revenue).
+            # A heading that is itself a quantity ("Deferred revenue" over its parts) is no group of the company's.
+            named = find_metric(_label_words(_mask(label)))
+            group = "" if _SECTION_HEADING.search(label) or (named and " by " not in label) else label
+            continue
+        if group:
+            quantity, _, by = group.partition(" by ")
+            label = f"{label} {quantity}" if by else f"{group} {label}"
 
         # A "Y/Y" row under "Non-GAAP sales & marketing expenses" is that row's growth.
         if _label_words(_mask(label)) and all(w in _GENERIC for w in _label_words(_mask(label)).split()) and previous \
@@ -1257,6 +1311,9 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             label = f"{previous} {label}"
         else:
             previous = label
+        # "NVDA | F2Q26 (Jul-25) | 46.7": a row of companies in their own calendars prints each one's period.
+        row_period = next((_Stated(q, f"its row's period {quoted(cell)}", cell) for cell in row[1:]
+                           if cell and not is_figure_cell(cell) and (q := _period(cell))), None)
         for c, cell in enumerate(row[1:], start=1):
             if not cell or not is_figure_cell(cell):
                 continue
@@ -1267,6 +1324,9 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                 and not _names_year(slide_period.text if slide_period else "", _year_of(column_label) or 0)
             if _VALUATION.search(head) or _VALUATION.search(label):
                 discards.append(Discard(page=slide.page, text=f"{head}: {cell}", why="a market valuation, not a filing's figure"))
+                continue
+            if _CONSENSUS_CELL.search(head) or _CONSENSUS_CELL.search(label):
+                discards.append(Discard(page=slide.page, text=f"{label}: {cell}", why="an analysts' consensus, not a filing's figure"))
                 continue
             if _AGGREGATE_HEAD.search(head):
                 discards.append(Discard(page=slide.page, text=f"{head}: {cell}", why="the author's own figure across the table"))
@@ -1333,13 +1393,18 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             else:
                 stated = (_Stated(column_period, f"column header {quoted(head)}", dated[c] or head)
                           if column_period else None) \
-                    or _stated("row label", label) or slide_period or ctx.deck_period
+                    or row_period or _stated("row label", label) or slide_period or ctx.deck_period
             box = boxes[r][c] if r < len(boxes) and c < len(boxes[r]) else None
+            span_hint = ""
+            if _CAGR.search(head) and not _CAGR_SPAN.search(grid[0][c] if c < len(grid[0]) else head):
+                # "FY2022 | FY2023 | FY2024 | CAGR": the rate runs from the first year column to the last.
+                years = [q for q in periods[1:c] if q and re.fullmatch(r"FY\d{4}", q)]
+                span_hint = f"{years[0]}-{years[-1]}" if len(years) >= 2 else ""
             claims.append(_make_claim(
                 page=slide.page, n=start + len(claims) + 1, text=cell, p=p, bound=bound, printed=printed,
                 clause=label, after="", subject=subject, stated=stated, entity=slide_entity, bbox=box,
                 header=head if not _period(head) else _mask(head), scale=scale, unit=unit, row=row[0], column=grid[0][c]
-                if c < len(grid[0]) else "", slide_basis=slide_basis,
+                if c < len(grid[0]) else "", slide_basis=slide_basis, span_hint=span_hint,
             ))
     return claims, discards
 

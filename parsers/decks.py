@@ -50,7 +50,8 @@ def load_deck(data: bytes, name: str) -> Deck | ParseFailure:
 
 def is_figure_cell(text: str) -> bool:
     """True when the text is one printed figure and nothing else: "$1,076M", "(24.2%)", "305,000+"."""
-    t = text.strip().strip("+*").strip()
+    # An arrow says which way a change went ("▲ 13%", "▼ 40 bps"); the figure is the same.
+    t = text.strip().strip("+*\u25b2\u25b3\u2191\u2b06\u25bc\u25bd\u2193\u2b07 ").strip()
     if not t or not any(c.isdigit() for c in t):
         return False
     found = parse_printed(t)
@@ -135,6 +136,7 @@ def _slide_from_lines(page_no: int, lines: list[_Line], height: float, width: fl
         gone = {id(u) for u in used}
         rest = [ln for ln, b in zip(rest, as_blocks) if id(b) not in gone]
         as_blocks = [b for b in as_blocks if id(b) not in gone]
+    keyed, rest = _keyed_values(rest)
     kept = {id(ln) for ln in rest}
     title_bottom = max((ln.bbox[3] for ln in lines if id(ln) not in kept), default=0.0)
     left, right = _text_columns(rest, width, portrait=height > width, below=title_bottom)
@@ -145,8 +147,48 @@ def _slide_from_lines(page_no: int, lines: list[_Line], height: float, width: fl
             table_boxes.append(boxes)
             taken = {id(ln) for ln in band} - {id(ln) for ln in band_rest}
             rest = [ln for ln in rest if id(ln) not in taken]
-    return _with_charts(Slide(page=page_no, title=title, blocks=_paragraphs(rest), tables=tables,
+    return _with_charts(Slide(page=page_no, title=title, blocks=[*_paragraphs(rest), *keyed], tables=tables,
                               table_boxes=table_boxes))
+
+
+def _keyed_values(lines: list[_Line]) -> tuple[list[TextBlock], list[_Line]]:
+    """A box of key statistics: a caption left, its figure right on the same line, and under them a small
+    date or basis line ("as of Dec 31, 2024", "FY2024 vs FY2023") and a change line ("▲ 11.5%"). Each
+    entry is one block, "<caption> <date line>: <figure> (<change>)", so the figure keeps its caption and
+    its date. A row with no line under it is left to the table reader: a plain two-column table."""
+    rows = _rows(lines)
+    out: list[TextBlock] = []
+    used: set[int] = set()
+    # A pair stands apart from anything else on its line: a chart's bar label beside the box is no neighbour.
+    pairs = [(row[k], row[k + 1]) for row in rows for k in range(len(row) - 1)
+             if (k + 2 == len(row) or not is_figure_cell(row[k + 2].text))
+             and (k == 0 or row[k].bbox[0] - row[k - 1].bbox[2] > 40)]
+    figures = [ln for ln in lines if is_figure_cell(ln.text)]
+
+    def heads_a_row(ln: _Line, right: float) -> bool:
+        """A figure follows ``ln`` on its line before ``right``: a table's row label, not a date line."""
+        cy = (ln.bbox[1] + ln.bbox[3]) / 2
+        return any(abs((f.bbox[1] + f.bbox[3]) / 2 - cy) <= ln.size * 0.45 and ln.bbox[2] <= f.bbox[0] <= right
+                   for f in figures)
+
+    for key, fig in pairs:
+        if not _caption(key.text) or not is_figure_cell(fig.text) or fig.bbox[0] - key.bbox[2] < 6:
+            continue
+        below = [ln for ln in lines if id(ln) not in used and ln is not key and ln is not fig
+                 and 0 <= ln.bbox[1] - key.bbox[3] <= key.size * 0.8]
+        dated = [ln for ln in below if abs(ln.bbox[0] - key.bbox[0]) <= 3 and ln.size <= key.size
+                 and len(ln.text.split()) <= 6 and not heads_a_row(ln, fig.bbox[2] + 10)]
+        change = [ln for ln in below if ln.bbox[0] > key.bbox[2] and min(ln.bbox[2], fig.bbox[2]) - max(ln.bbox[0], fig.bbox[0]) > 0
+                  and ln.size < fig.size and _change_line(ln.text)]
+        if not dated and not change:
+            continue
+        parts = [ln for ln in (key, *dated[:1], fig, *change[:1])]
+        text = f"{' '.join(ln.text for ln in (key, *dated[:1]))}: {fig.text}" + (f" ({change[0].text})" if change else "")
+        bbox = (min(ln.bbox[0] for ln in parts), min(ln.bbox[1] for ln in parts), max(ln.bbox[2] for ln in parts),
+                max(ln.bbox[3] for ln in parts))
+        out.append(TextBlock(text=text, bbox=bbox, size=fig.size))
+        used |= {id(ln) for ln in parts}
+    return out, [ln for ln in lines if id(ln) not in used]
 
 
 # ---------------------------------------------------------------- charts drawn as labelled shapes
@@ -193,11 +235,37 @@ def _axes(blocks: list[TextBlock]) -> list[list[TextBlock]]:
     return [a for a in axes if len(a) >= 3]
 
 
+_UNIT_NOTE = re.compile(r"\((?:[^)]*\$|[^)]*\b(?:bn|mn|m|millions?|billions?|%)\b)[^)]*\)", re.I)
+
+
+def _bridges(blocks: list[TextBlock]) -> list[list[TextBlock]]:
+    """A bridge (waterfall) chart's axis: a period at each end ("FY2023" ... "FY2024") and between them the
+    short names of what moved ("Payment network", "Lower fuel expense"), all hung from one baseline."""
+    named = sorted((b for b in blocks if b.bbox and not any(ch.isdigit() for ch in b.text) and len(b.text.split()) <= 5),
+                   key=lambda b: b.bbox[1])
+    ends = [b for b in blocks if b.bbox and _CATEGORY.match(b.text.strip())]
+    out = []
+    for first in ends:
+        row = sorted([b for b in [*named, *ends] if abs(b.bbox[1] - first.bbox[1]) <= 1.5], key=lambda b: b.bbox[0])
+        if row[0] is not first or len(row) < 3 or not _CATEGORY.match(row[-1].text.strip()) \
+                or any(_CATEGORY.match(b.text.strip()) for b in row[1:-1]):
+            continue
+        centres = [(b.bbox[0] + b.bbox[2]) / 2 for b in row]
+        steps = [b - a for a, b in zip(centres, centres[1:])]
+        if max(steps) <= 1.5 * min(steps):
+            out.append(row)
+    return out
+
+
 def _bar_charts(blocks: list[TextBlock]) -> list[tuple[list[list[str]], list[list[BBox | None]], list[TextBlock]]]:
     out = []
     taken: set[int] = set()
-    for axis in _axes(blocks):
-        pitch = ((axis[-1].bbox[0] + axis[-1].bbox[2]) - (axis[0].bbox[0] + axis[0].bbox[2])) / 2 / (len(axis) - 1)
+    # A bridge's end bars are the two periods' totals; the steps between are changes of parts, not read.
+    axes = [(a, list(a)) for a in _axes(blocks)] + [(a, [a[0], a[-1]]) for a in _bridges(blocks)]
+    for whole, axis in axes:
+        pitch = ((whole[-1].bbox[0] + whole[-1].bbox[2]) - (whole[0].bbox[0] + whole[0].bbox[2])) / 2 / (len(whole) - 1)
+        if any(id(a) in taken for a in axis):
+            continue
         values = []
         for cat in axis:
             cx = (cat.bbox[0] + cat.bbox[2]) / 2
@@ -206,22 +274,24 @@ def _bar_charts(blocks: list[TextBlock]) -> list[tuple[list[list[str]], list[lis
                      and b.bbox[3] <= cat.bbox[1] + 2 and abs((b.bbox[0] + b.bbox[2]) / 2 - cx) <= half
                      and not _CATEGORY.match(b.text.strip())]
             values.append(max(above, key=lambda b: b.bbox[3]) if above else None)
-        if sum(v is not None for v in values) < 3:
+        if sum(v is not None for v in values) < min(3, len(axis)):
             continue
         top = min(v.bbox[1] for v in values if v is not None)
         left, right = axis[0].bbox[0] - pitch / 2, axis[-1].bbox[2] + pitch / 2
         inside = [b for b in blocks if b.bbox and id(b) not in taken and b.bbox[3] <= top + 2
-                  and b.bbox[0] < right and b.bbox[2] > left and b not in axis]
+                  and b.bbox[0] < right and b.bbox[2] > left and b not in whole]
         # A legend's entries ("Prior quarters", "Q2 FY26") share a line; the chart's title stands alone on its own.
         titles = [b for b in inside if not is_figure_cell(b.text) and not any(
             o is not b and min(o.bbox[3], b.bbox[3]) - max(o.bbox[1], b.bbox[1]) > 0 for o in inside)]
-        title = max(titles, key=lambda b: b.bbox[3]) if titles else None
+        # Of a title and a note under it, the one that states the chart's unit ("Operating income (US$ bn)").
+        stating = [b for b in titles if _UNIT_NOTE.search(b.text)]
+        title = max(stating or titles, key=lambda b: b.bbox[3]) if titles else None
         if title is None:
             continue
         grid = [[""] + [c.text.strip() for c in axis], [title.text] + [v.text.strip() if v else "" for v in values]]
         boxes: list[list[BBox | None]] = [[None] + [c.bbox for c in axis],
                                          [title.bbox] + [v.bbox if v else None for v in values]]
-        used = [*axis, *(v for v in values if v is not None), title]
+        used = [*whole, *(v for v in values if v is not None), title]
         taken |= {id(u) for u in used}
         out.append((grid, boxes, used))
     return out
@@ -608,6 +678,9 @@ def _stacked_callouts(blocks: list[TextBlock]) -> list[TextBlock]:
     return out
 
 
+_CHANGE_MARKS = ("+", "-", "\u2212", "\u25b2", "\u25b3", "\u2191", "\u2b06", "\u25bc", "\u25bd", "\u2193", "\u2b07")
+
+
 def _frame_blocks(frame, box: BBox | None) -> list[TextBlock]:  # type: ignore[no-untyped-def]
     """A text box's paragraphs as blocks: a KPI box (a big figure and its short caption) is one block,
     and a sub-bullet under a figure-less parent ("Revenue by category:") carries the parent's words."""
@@ -617,11 +690,17 @@ def _frame_blocks(frame, box: BBox | None) -> list[TextBlock]:  # type: ignore[n
         if text:
             size = next((r.font.size.pt for r in p.runs if r.font.size is not None), None)
             paras.append((text, size, p.level))
-    figures = [t for t, _, _ in paras if is_figure_cell(t)]
+    # A change line ("▼ 110 bps", "+5%") is the figure's change, not a second figure.
+    figures = [t for t, _, _ in paras if is_figure_cell(t) and not t.lstrip().startswith(_CHANGE_MARKS)]
     words = sum(len(t.split()) for t, _, _ in paras)
     if 2 <= len(paras) <= 3 and len(figures) == 1 and words <= 16:
         size = max((z for _, z, _ in paras if z), default=None)
-        return [TextBlock(text=" ".join(t for t, _, _ in paras), bbox=box, size=size)]
+        at = next(k for k, (t, _, _) in enumerate(paras) if t == figures[0])
+        # A change line under the figure ("▲ 6.9 pts vs Q2'24") is read as the stacked callouts are:
+        # "OP MARGIN 34.1% (▲ 6.9 pts vs Q2'24)", so the arrow moves the change, not the level.
+        changes = [t for t, _, _ in paras[at + 1:] if any(ch.isdigit() for ch in t)]
+        text = " ".join(t for t, _, _ in paras if t not in changes) + (f" ({'; '.join(changes)})" if changes else "")
+        return [TextBlock(text=text, bbox=box, size=size)]
     out, parent = [], ""
     for text, size, level in paras:
         if level == 0:

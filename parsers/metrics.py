@@ -103,7 +103,7 @@ REGISTRY: tuple[Metric, ...] = (
                                "net cash used in provided by operating activities",
                                "cash provided by used in operating activities"),
        ("NetCashProvidedByUsedInOperatingActivities",), alternates=("free_cash_flow",)),
-    _M("capex", ("capital expenditures", "capex", "capital spending", "purchases of property and equipment",
+    _M("capex", ("capital expenditures", "capex", "capital spending", "capital investments", "purchases of property and equipment",
                  "purchase of property and equipment",
                  "payments for acquisition of property, plant and equipment", "purchases of property, plant and equipment"),
        ("PaymentsToAcquirePropertyPlantAndEquipment", "PaymentsToAcquireProductiveAssets"), outflow=True),
@@ -127,7 +127,7 @@ REGISTRY: tuple[Metric, ...] = (
     _M("deferred_revenue", ("deferred revenue", "total deferred revenue", "contract liabilities"),
        ("ContractWithCustomerLiability", "DeferredRevenue"), instant=True),
     # Cash with marketable securities or investments is a larger sum, printed under its own label.
-    _M("cash", ("cash and cash equivalents", "cash & cash equivalents", "cash and equivalents", "cash"),
+    _M("cash", ("cash and cash equivalents", "cash & cash equivalents", "cash and equivalents", "cash & equivalents", "cash"),
        ("CashAndCashEquivalentsAtCarryingValue",), instant=True),
     _M("total_assets", ("total assets",), ("Assets",), instant=True),
     _M("customers", ("customers", "customer count", "total customers", "active customer accounts"), unit="count", basis="operating metric", instant=True),

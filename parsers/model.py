@@ -237,6 +237,9 @@ class Claim(msgspec.Struct):
     currency: str | None = None
     period: str | None = None
     comparison_period: str | None = None
+    compounded_years: int = 0
+    """For a compound annual growth rate ("'22-'24 CAGR"): the years from ``comparison_period`` to
+    ``period`` it compounds over; 0 for a plain growth."""
     basis: Basis = "GAAP"
     basis_stated: bool = False
     bbox: BBox | None = None

@@ -168,6 +168,8 @@ _Q = re.compile(
     r"\s*(?:of\s+)?(?:(?:FY|F|fiscal(?:\s+year)?)\s*'?(\d{4}|\d{2})|'(\d{2})|(\d{4})|(?<=[Qq])(\d{2})\b)?",
     re.I,
 )
+# "F2Q26", "F3Q25": a fiscal quarter as desks write it, the F for fiscal before the quarter.
+_F_QUARTER = re.compile(r"\bF([1-4])Q\s?['\u2019]?(\d{4}|\d{2})\b", re.I)
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _TO_DATE = re.compile(r"\b(?:(?:six|nine|6|9)[\s-]+months?|year[\s-]+to[\s-]+date|ytd)\s*(?:to|through|thru|ended|ending|of|in)?"
                       r"\s*(?:the\s+)?(?:end\s+of\s+)?$", re.I)
@@ -242,6 +244,9 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     m = _FISCAL_Q.search(text)
     if m:
         return f"Q{_QUARTER_WORDS[m.group(2).lower()]} FY{_year(m.group(1))}"
+    m = _F_QUARTER.search(text)
+    if m:
+        return f"Q{m.group(1)} FY{_year(m.group(2))}"
     m = _Q.search(text)
     if m:
         q = int(m.group(1) or m.group(2) or _QUARTER_WORDS[m.group(3).lower()])
@@ -289,12 +294,16 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
                 return label
             return f"FY{fiscal_year_of(end, fye)}"
     m = _FY.search(text)
-    if m:
-        return f"FY{_year(m.group(1))}"
     years = _YEAR.findall(text)
-    if len(set(years)) == 1:
-        return f"FY{years[0]}"
-    return None
+    year = _year(m.group(1)) if m else (int(years[0]) if len(set(years)) == 1 else None)
+    if year is not None and _YEAR_TO_DATE.search(text):
+        # "YTD FY25", "year to date 2025": the year so far, as far as the company's latest 10-Q reaches;
+        # which part that is (six months, nine) the room says, when the claim is resolved.
+        return f"YTD FY{year}"
+    return f"FY{year}" if year is not None else None
+
+
+_YEAR_TO_DATE = re.compile(r"\b(?:YTD|year[\s-]+to[\s-]+date)\b", re.I)
 
 
 _BARE_QUARTER = re.compile(r"\b(?:Q([1-4])|(first|second|third|fourth)[\s-]+quarter)\b(?!\s*(?:of\s+)?(?:fiscal\s+)?(?:last|prior|previous))",

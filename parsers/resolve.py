@@ -60,16 +60,30 @@ def _heading_above(claim: Claim, slide: Slide, catalogue: Catalogue) -> tuple[Ro
     x0, y0, x1, _ = claim.bbox
     found = []
     for b in slide.blocks:
-        if not b.heading or b.bbox is None or b.bbox[3] > y0 + 1 or b.bbox[0] > x1 or \
+        if b.bbox is None or b.bbox[3] > y0 + 1 or b.bbox[0] > x1 or \
                 len(b.text.split()) > _HEADING_WORDS or _QUANTITY.search(b.text):
             continue
-        if (e := _one(catalogue.named_in(b.text))) is not None:
+        named = catalogue.named_in(b.text)
+        if not b.heading and not _name_band(b.text, named):
+            continue
+        if (e := _one(named)) is not None:
             overlaps = min(x1, b.bbox[2]) > max(x0, b.bbox[0])
             found.append(((overlaps, b.bbox[3]), e, b.text))
     if not found:
         return None
     _, entity, text = max(found, key=lambda f: f[0])
     return entity, text
+
+
+def _name_band(text: str, named: list[NamedEntity]) -> bool:
+    """A block that prints a company's name and nothing else ("NVIDIA" in a band over one half of a
+    slide) heads what is under it, as a marked heading does."""
+    if len({n.entity.name for n in named}) != 1:
+        return False
+    rest = text
+    for n in named:
+        rest = rest.replace(n.name, " ")
+    return not any(ch.isdigit() for ch in rest) and len(re.findall(r"[A-Za-z]{2,}", rest)) <= 1
 
 
 _SIDE = re.compile(r"\(\s*(left|right)\s*\)", re.I)
@@ -244,6 +258,17 @@ def _latest_period(claim: Claim, slide: Slide | None, entity: RoomEntity) -> tup
     return label, f"{quoted(said)}, {entity.name}'s latest period in the room"
 
 
+_PART_MONTHS = {"Q1": 3, "H1": 6, "9M": 9}
+
+
+def _year_to_date_part(entity: RoomEntity) -> str | None:
+    """How far "year to date" reaches for a company: the longest part of a year its latest 10-Q
+    reports ("9M" from a third-quarter 10-Q), which its prior-year column repeats."""
+    parts = [(int(m.group(2)), _PART_MONTHS[m.group(1)], m.group(1)) for p in entity.periods
+             if (m := re.fullmatch(r"(Q1|H1|9M) FY(\d{4})", p))]
+    return max(parts)[2] if parts else None
+
+
 def _without_entity(basis: str, entity: RoomEntity) -> str:
     """A segment basis with the company's own name taken out: "Netflix revenue" is no segment, and
     "Amazon's North America revenue" is the North America segment."""
@@ -282,7 +307,9 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
                 again = period_from_text(claim.resolution.period_text, entity.fye)
                 if again and again != period:
                     period, period_why = again, f"{period_why}, in {entity.name}'s fiscal calendar"
-                    if claim.comparison_period:
+                    if claim.compounded_years and (year := re.fullmatch(r"FY(\d{4})", period)):
+                        comparison = f"FY{int(year.group(1)) - claim.compounded_years}"
+                    elif claim.comparison_period:
                         sequential = claim.comparison_period == prior_period(claim.period, sequential=True) != \
                             prior_period(claim.period)
                         comparison = prior_period(period, sequential=sequential)
@@ -301,6 +328,10 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
                 # "fiscal 2025 (year ended January 31, 2025) for Walmart and Salesforce" dates those two, not
                 # Meta's bar on the same chart.
                 period = None
+            if period and period.startswith("YTD ") and (part := _year_to_date_part(entity)):
+                period, period_why = f"{part} {period[4:]}", f"{period_why}, {entity.name}'s year to date in the room"
+                if comparison and comparison.startswith("YTD "):
+                    comparison = f"{part} {comparison[4:]}"
             if period is None and (latest := _latest_period(claim, slide, entity)):
                 period, period_why = latest
             if slide is not None and (metric := _company_row_metric(claim, slide, entity)):

@@ -683,7 +683,14 @@ def _cited(run: _Run, fact: Fact, role: str) -> tuple[tuple[Fact, str], ...]:
     return ((fact, role),)
 
 
+_COMPOUND = re.compile(r"\bCAGR\b|\bcompound(?:ed)? annual\b", re.I)
+
+
 def _period(run: _Run) -> RuleOutcome:
+    if run.q.kind == "growth" and not run.claim.compounded_years and _COMPOUND.search(f"{run.claim.column} {run.claim.text}"):
+        return _decide(run, "period", "no-evidence",
+                       "The claim is a compound annual growth rate over years the deck does not state, so there "
+                       "is no pair of years to compound between.")
     _derive_quarter_inputs(run)
     if run.q.kind == "growth" and _comparison(run) != _prior(run.period):
         # A printed growth rate is year over year; a sequential or multi-year claim must be computed.
@@ -849,14 +856,21 @@ def _computed(run: _Run) -> list[_Candidate]:
                 p = next((f for f in priors if _line(f) == _line(c)), priors[0])
                 if p.value == 0:
                     continue
-                value = (c.value - p.value) / abs(p.value) * _HUNDRED
+                years = run.claim.compounded_years if period == run.period else 0
+                if years > 1 and (ratio := c.value / p.value) > 0:
+                    # A compound annual rate: the year-on-year growth that, repeated, goes from one to the other.
+                    value = (ratio ** (Decimal(1) / years) - 1) * _HUNDRED
+                    how = f"({c.as_printed} / {p.as_printed})^(1/{years}) - 1"
+                else:
+                    value = (c.value - p.value) / abs(p.value) * _HUNDRED
+                    how = f"{c.as_printed} / {p.as_printed} - 1"
                 if run.outflow and c.value < 0 and p.value < 0:
                     value = -value  # an outflow printed in parentheses grows as it gets bigger: (335) on (319) is +5%
                 out.append(_Candidate(
                     value=value, metric=growth_metric(metric), basis=basis, period=period, how="computed",
                     inputs=(*_cited(run, c, "current"), *_cited(run, p, "prior")), half=_ZERO,
                     recency=max(run.recency(c), run.recency(p)), alternate=not _same_metric(metric, q.metric),
-                    arithmetic=f"{c.as_printed} / {p.as_printed} - 1 = {_fmt(value, 'percent')}",
+                    arithmetic=f"{how} = {_fmt(value, 'percent')}",
                 ))
     return out
 
