@@ -1300,16 +1300,15 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             named = find_metric(_label_words(_mask(label)))
             group = "" if _SECTION_HEADING.search(label) or (named and " by " not in label) else label
             continue
-        if group:
-            quantity, _, by = group.partition(" by ")
-            label = f"{label} {quantity}" if by else f"{group} {label}"
-
         # A "Y/Y" row under "Non-GAAP sales & marketing expenses" is that row's growth.
         if _label_words(_mask(label)) and all(w in _GENERIC for w in _label_words(_mask(label)).split()) and previous \
                 and not by_column and not find_metric(_label_words(_mask(label))):
             # Not "Total" under segment rows (the company's), nor "Gross margin" under "Revenue" (its own).
             label = f"{previous} {label}"
         else:
+            if group:
+                quantity, _, by = group.partition(" by ")
+                label = f"{label} {quantity}" if by else f"{group} {label}"
             previous = label
         # "NVDA | F2Q26 (Jul-25) | 46.7": a row of companies in their own calendars prints each one's period.
         row_period = next((_Stated(q, f"its row's period {quoted(cell)}", cell) for cell in row[1:]

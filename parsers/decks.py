@@ -13,6 +13,7 @@ from collections import Counter
 
 from parsers.model import BBox, Deck, ParseFailure, Slide, TextBlock
 from parsers.numbers import parse_printed
+from parsers.periods import MONTHS, period_from_text
 
 __all__ = ["MAX_BYTES", "is_figure_cell", "load_deck", "repeated_lines"]
 
@@ -385,6 +386,15 @@ _BARE_YEAR = re.compile(r"^(?:19|20)\d{2}$")
 _NOT_MEANINGFUL = re.compile(r"(?:n\.?m\.?|n/m|n/?a|nmf|[-\u2013\u2014*])$", re.I)
 
 
+def _period_cell(text: str) -> bool:
+    """A cell that prints only a period ("9M to Jun-25", "F2Q26"): a row of companies in their own calendars."""
+    words = re.findall(r"[A-Za-z]{2,}", text)
+    return len(text.split()) <= 4 and all(w.lower() in _PERIOD_WORDS for w in words) and period_from_text(text) is not None
+
+
+_PERIOD_WORDS = frozenset({*MONTHS, "to", "through", "thru", "fy", "cy", "ytd", "ltm", "ttm", "qtr", "wks", "weeks"})
+
+
 def _take_table(lines: list[_Line]) -> tuple[list[list[str]], list[list[BBox | None]], list[_Line]]:
     """A borderless table from text positions: rows of a label then figure cells, under a header row.
 
@@ -395,7 +405,8 @@ def _take_table(lines: list[_Line]) -> tuple[list[list[str]], list[list[BBox | N
     # A bare year beside words is a wrapped caption's end ("quarter of" / "2025"), not a row's figure.
     is_data = [len(r) >= 2 and not is_figure_cell(r[0].text)
                and any(is_figure_cell(x.text) and not _BARE_YEAR.match(x.text.strip()) for x in r[1:])
-               and all(is_figure_cell(x.text) or _NOT_MEANINGFUL.match(x.text.strip()) for x in r[1:]) for r in rows]
+               and all(is_figure_cell(x.text) or _NOT_MEANINGFUL.match(x.text.strip()) or _period_cell(x.text)
+                       for x in r[1:]) for r in rows]
     # A table's rows sit at a steady pitch; a footer and page number far below are not one more row.
     for k in range(1, len(rows)):
         if is_data[k] and is_data[k - 1]:

@@ -10,6 +10,7 @@ so, where a document says it does (see ``parsers.filings.assemble.start_year_nam
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import date, timedelta
 from functools import lru_cache
@@ -168,6 +169,8 @@ _Q = re.compile(
     r"\s*(?:of\s+)?(?:(?:FY|F|fiscal(?:\s+year)?)\s*'?(\d{4}|\d{2})|'(\d{2})|(\d{4})|(?<=[Qq])(\d{2})\b)?",
     re.I,
 )
+_PART_TO_MONTH = re.compile(r"\b(9M|6M|3M|H1|1H)\s+(?:to|through|thru|ended|ending)\s+(" + "|".join(sorted(MONTHS, key=len, reverse=True))
+                            + r")\.?[\s\-'\u2019]*((?:19|20)?\d{2})\b", re.I)
 # "F2Q26", "F3Q25": a fiscal quarter as desks write it, the F for fiscal before the quarter.
 _F_QUARTER = re.compile(r"\bF([1-4])Q\s?['\u2019]?(\d{4}|\d{2})\b", re.I)
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
@@ -238,6 +241,13 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     text = ACTUAL_MARK.sub(r"\1", text)  # "FY24A" is FY24, reported
     if (t := TRAILING.search(text)) and (label := _trailing_label(text[t.end():], fye)):
         return label
+    if m := _PART_TO_MONTH.search(text):
+        # "9M to Jun-25", "H1 to Jun-25": a part of a year by the month it ends in, in the company's calendar.
+        year = _year(m.group(3))
+        month = MONTHS[m.group(2).lower()]
+        end = date(year, month, calendar.monthrange(year, month)[1])
+        months = {"9M": 9, "6M": 6, "3M": 3, "H1": 6, "1H": 6}[m.group(1).upper()]
+        return label_for_span(end - timedelta(days=int(months * 30.44) - 1), end, fye)
     if "CY" in text or "cy" in text:
         # "Q2 CY25", "CY2024": a calendar year printed as such reads as the year itself.
         text = _CALENDAR_YEAR.sub(lambda y: y.group(1) if len(y.group(1)) == 4 else f"20{y.group(1)}", text)

@@ -18,14 +18,15 @@ from parsers.catalogue import Catalogue, NamedEntity, RoomEntity
 from parsers.claims import prior_period, quoted
 from parsers.decks import repeated_lines, section_covers
 from parsers.model import Claim, ParsedDeck, Slide
-from parsers.metrics import find_metric
+from parsers.metrics import by_id, find_metric
 from parsers.periods import TRAILING, period_from_text
 from parsers.quantities import is_label, label_text
 
 __all__ = ["resolve_claims"]
 
 # Words whose period only the company's own calendar places: a date, or the trailing year to one.
-_DATED = re.compile(r"\b(?:ended|ending|as of|TTM|LTM|trailing|last twelve)\b", re.I)
+_DATED = re.compile(r"\b(?:ended|ending|as of|TTM|LTM|trailing|last twelve)\b|\b(?:9M|6M|3M|H1|1H)\s+(?:to|through|thru)\b",
+                    re.I)
 _FIGURE = re.compile(r"\d")
 
 
@@ -215,10 +216,14 @@ def _company_row_metric(claim: Claim, slide: Slide, entity: RoomEntity) -> str |
     company."""
     if not claim.row or not claim.metric or not is_label(claim.metric):
         return None
-    own = set(re.findall(r"[a-z0-9&]+", label_text(claim.metric)))
+    words = re.findall(r"[a-z0-9&]+", label_text(claim.metric))
     names = set(re.findall(r"[a-z0-9&]+", " ".join(entity.names).lower()))
-    if not own or not own <= names:
+    rest = [w for w in words if w not in names]
+    if not words or len(rest) == len(words):
         return None
+    if rest:
+        # "NVDA | ... | EPS": the row's ticker and the column's quantity, once the ticker is known to be the company.
+        return find_metric(" ".join(rest))
     for text in (claim.column, _corner_of(claim, slide)):
         if text and (metric := find_metric(text)):
             return metric
@@ -335,7 +340,10 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
             if period is None and (latest := _latest_period(claim, slide, entity)):
                 period, period_why = latest
             if slide is not None and (metric := _company_row_metric(claim, slide, entity)):
-                claim = msgspec.structs.replace(claim, metric=metric)
+                reg = by_id(metric)
+                # A bare "1.08" read before its quantity was known is in that quantity's unit ($ a share).
+                unit = reg.unit if reg is not None and claim.unit == "count" and reg.unit == "USD/share" else claim.unit
+                claim = msgspec.structs.replace(claim, metric=metric, unit=unit)
             basis = _without_entity(basis, entity)
             stated = stated and basis != "GAAP"
         resolution = msgspec.structs.replace(claim.resolution, entity=entity_why, period=period_why)

@@ -76,6 +76,8 @@ def test_a_row_of_companies_each_takes_the_period_its_row_prints() -> None:
     assert [(c.entity, c.period) for c in claims] == [
         ("NVIDIA Corporation", "Q2 FY2026"), ("NVIDIA Corporation", "Q2 FY2026"),
         ("Netflix, Inc.", "Q2 FY2025"), ("Netflix, Inc.", "Q2 FY2025")]
+    # The row's ticker is the company, not a part of it: "NVDA" beside "EPS" is NVIDIA's EPS, in $ a share.
+    assert [(c.metric, c.unit) for c in claims[1::2]] == [("eps_diluted", "USD/share")] * 2
 
 
 @pytest.mark.parametrize(("callout", "period", "against"), [
@@ -124,3 +126,15 @@ def test_consensus_and_estimates_in_a_table_are_no_claims(grid, printed) -> None
     claims = extract_claims(Deck(format="md", slides=[Slide(page=1, title="Oracle", blocks=[], tables=[grid],
                                                             table_boxes=[])])).claims
     assert [c.printed for c in claims] == printed
+
+
+@pytest.mark.parametrize(("text", "fye", "period"), [
+    ("9M to Jun-25", "--09-27", "9M FY2025"),   # Apple's nine months to its June quarter
+    ("9M to Mar-25", "--06-30", "9M FY2025"),   # P&G's nine months to its March quarter
+    ("H1 to Jun-25", "--12-31", "H1 FY2025"),
+    ("6M to Jun-25", "--12-31", "H1 FY2025"),
+])
+def test_a_part_of_a_year_to_a_month_is_read_in_the_companys_calendar(text: str, fye: str, period: str) -> None:
+    from parsers.periods import parse_fye
+
+    assert period_from_text(text, parse_fye(fye)) == period

@@ -72,3 +72,16 @@ def test_a_bridge_charts_end_bars_are_the_two_years_totals(chart_title, ends, st
     claims = extract_claims(_pdf(items)).claims
     read = [(c.metric, c.period, str(c.value), c.scale) for c in claims]
     assert read == [(metric, years[0], start, 9), (metric, years[1], end, 9)]
+
+
+def test_a_pdf_table_row_may_print_its_own_period_cell() -> None:
+    items = [(40, 40, "Holdings at a glance", 22)]
+    for x, head in ((75, "Holding"), (187, "Period"), (300, "Revenue, y/y"), (380, "Weight")):
+        items.append((x, 130, head, 9))
+    for k, (name, period, growth) in enumerate((("Apple", "9M to Jun-25", "+6%"), ("Procter & Gamble", "9M to Mar-25", "+2%"),
+                                                ("Netflix", "H1 to Jun-25", "+14%"))):
+        y = 150 + 18 * k
+        items += [(75, y, name, 9), (187, y, period, 9), (311, y, growth, 9), (361, y, "9.4%", 9)]
+    deck = _pdf(items)
+    assert deck.slides[0].tables and [row[1] for row in deck.slides[0].tables[0][1:]] == \
+        ["9M to Jun-25", "9M to Mar-25", "H1 to Jun-25"]
