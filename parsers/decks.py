@@ -702,14 +702,16 @@ def _frame_blocks(frame, box: BBox | None) -> list[TextBlock]:  # type: ignore[n
             size = next((r.font.size.pt for r in p.runs if r.font.size is not None), None)
             paras.append((text, size, p.level))
     # A change line ("▼ 110 bps", "+5%") is the figure's change, not a second figure.
-    figures = [t for t, _, _ in paras if is_figure_cell(t) and not t.lstrip().startswith(_CHANGE_MARKS)]
+    figures = [t for t, _, _ in paras if is_figure_cell(t)]
+    if len(levels := [t for t in figures if not t.lstrip().startswith(_CHANGE_MARKS)]) == 1:
+        figures = levels  # a lone "+19.8%" is the box's figure; beside a level it is that level's change
     words = sum(len(t.split()) for t, _, _ in paras)
     if 2 <= len(paras) <= 3 and len(figures) == 1 and words <= 16:
         size = max((z for _, z, _ in paras if z), default=None)
         at = next(k for k, (t, _, _) in enumerate(paras) if t == figures[0])
         # A change line under the figure ("▲ 6.9 pts vs Q2'24") is read as the stacked callouts are:
         # "OP MARGIN 34.1% (▲ 6.9 pts vs Q2'24)", so the arrow moves the change, not the level.
-        changes = [t for t, _, _ in paras[at + 1:] if any(ch.isdigit() for ch in t)]
+        changes = [t for t, _, _ in paras[at + 1:] if any(ch.isdigit() for ch in t) and t.lstrip().startswith(_CHANGE_MARKS)]
         text = " ".join(t for t, _, _ in paras if t not in changes) + (f" ({'; '.join(changes)})" if changes else "")
         return [TextBlock(text=text, bbox=box, size=size)]
     out, parent = [], ""

@@ -56,3 +56,19 @@ def test_a_band_printing_only_a_name_heads_the_half_under_it(left, right, left_e
     assert [c.entity for c in claims] == [left_entity] * 4 + [right_entity] * 4
     # The level is the card's figure; the arrowed line under it is that figure's change.
     assert [c.kind for c in claims[:4]] == ["value", "growth", "margin", "growth"]
+
+
+@pytest.mark.parametrize(("figure", "caption"), [("+19.8%", "Diluted EPS growth y/y, Q1 fiscal 2025"),
+                                                 ("-2%", "Net sales growth y/y, Q3 FY25")])
+def test_a_card_whose_only_figure_is_a_signed_change_keeps_its_caption(figure: str, caption: str) -> None:
+    prs = Presentation()
+    slide = prs.slides.add_slide(prs.slide_layouts[5])
+    slide.shapes.title.text = "Oracle at a glance"
+    frame = slide.shapes.add_textbox(Inches(1), Inches(2), Inches(3), Inches(2)).text_frame
+    frame.text = figure
+    frame.add_paragraph().text = caption
+    buf = io.BytesIO()
+    prs.save(buf)
+    deck = load_deck(buf.getvalue(), "deck.pptx")
+    assert isinstance(deck, Deck)
+    assert [b.text for b in deck.slides[0].blocks] == [f"{figure} {caption}"]
