@@ -29,8 +29,8 @@ from parsers.figures import bound_of as _bound
 from parsers.figures import is_qualifier as _is_qualifier
 from parsers.figures import normalise_text as _norm
 from parsers.figures import ranges as _ranges
-from parsers.numbers import Printed, parse_printed
-from parsers.periods import MONTHS, bare_part, period_from_text
+from parsers.numbers import ARROW_DOWN, ARROW_UP, Printed, parse_printed
+from parsers.periods import COMPOUND_RATE, MONTHS, bare_part, full_year, period_from_text
 from parsers.quantities import is_label
 
 __all__ = [
@@ -140,8 +140,7 @@ _MASKS = [
     # Footnote markers glued to a word or figure: "Revenue(1)", "$2.1B(2)", "margin¹".
     re.compile(r"(?<=[A-Za-z%)\]])\(\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+"),
 ]
-# "▲ 12% Y/Y", "▼ 40 bps": a KPI callout's arrow says which way the figure moved.
-_ARROW_UP, _ARROW_DOWN = "\u25b2\u25b3\u2191\u2b06", "\u25bc\u25bd\u2193\u2b07"
+_ARROW_UP, _ARROW_DOWN = ARROW_UP, ARROW_DOWN
 _GROWTH = re.compile(
     r"\b(up|down|grew|grow|growth|growing|increase[sd]?|decrease[sd]?|declined?|declines|rose|fell|"
     r"jumped|jumps|surged|soared|climbed|dropped|slipped|plunged|widened|narrowed|contracted|"
@@ -339,7 +338,6 @@ def prior_period(period: str | None, sequential: bool = False) -> str | None:
 
 
 # "'22-'24 CAGR", "FY21-FY24 CAGR", "2021 to 2024", "FY2021-25": the years a compound rate runs over.
-_CAGR = re.compile(r"\bCAGR\b|\bcompound(?:ed)? annual(?: growth)?(?: rate)?\b|\bcompounded\b", re.I)
 _CAGR_SPAN = re.compile(r"(?:FY|CY)?\s?['’]?((?:19|20)?\d{2})\s*(?:-|–|—|to|through|/)\s*(?:FY|CY)?\s?['’]?((?:19|20)?\d{2})\b",
                         re.I)
 _YEARS_LONG = re.compile(r"\b(\d|two|three|four|five)[\s-]*(?:yr|year)s?\b", re.I)
@@ -349,11 +347,10 @@ _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
 def _compounding(text: str, period: str | None) -> tuple[str | None, str | None, int] | None:
     """A compound rate's (end period, start period, years) from its words, or None when ``text`` is no
     CAGR; (None, None, 0) for one whose years it does not say."""
-    if not _CAGR.search(text):
+    if not COMPOUND_RATE.search(text):
         return None
-    full = lambda y: int(y) if len(y) == 4 else 2000 + int(y)  # noqa: E731
     for m in _CAGR_SPAN.finditer(text):
-        start, end = full(m.group(1)), full(m.group(2))
+        start, end = full_year(m.group(1)), full_year(m.group(2))
         marked = len(m.group(1)) == len(m.group(2)) == 4 or re.search(r"['\u2019]|FY|CY", m.group(0), re.I)
         if marked and 0 < end - start <= 20:
             return f"FY{end}", f"FY{start}", end - start
@@ -1395,7 +1392,7 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
                     or row_period or _stated("row label", label) or slide_period or ctx.deck_period
             box = boxes[r][c] if r < len(boxes) and c < len(boxes[r]) else None
             span_hint = ""
-            if _CAGR.search(head) and not _CAGR_SPAN.search(grid[0][c] if c < len(grid[0]) else head):
+            if COMPOUND_RATE.search(head) and not _CAGR_SPAN.search(grid[0][c] if c < len(grid[0]) else head):
                 # "FY2022 | FY2023 | FY2024 | CAGR": the rate runs from the first year column to the last.
                 years = [q for q in periods[1:c] if q and re.fullmatch(r"FY\d{4}", q)]
                 span_hint = f"{years[0]}-{years[-1]}" if len(years) >= 2 else ""

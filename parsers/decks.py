@@ -12,7 +12,7 @@ import re
 from collections import Counter
 
 from parsers.model import BBox, Deck, ParseFailure, Slide, TextBlock
-from parsers.numbers import parse_printed
+from parsers.numbers import ARROW_DOWN, ARROW_UP, parse_printed
 from parsers.periods import MONTHS, period_from_text
 
 __all__ = ["MAX_BYTES", "is_figure_cell", "load_deck", "repeated_lines"]
@@ -52,7 +52,7 @@ def load_deck(data: bytes, name: str) -> Deck | ParseFailure:
 def is_figure_cell(text: str) -> bool:
     """True when the text is one printed figure and nothing else: "$1,076M", "(24.2%)", "305,000+"."""
     # An arrow says which way a change went ("▲ 13%", "▼ 40 bps"); the figure is the same.
-    t = text.strip().strip("+*\u25b2\u25b3\u2191\u2b06\u25bc\u25bd\u2193\u2b07 ").strip()
+    t = text.strip().strip(f"+* {ARROW_UP}{ARROW_DOWN}").strip()
     if not t or not any(c.isdigit() for c in t):
         return False
     found = parse_printed(t)
@@ -183,7 +183,7 @@ def _keyed_values(lines: list[_Line]) -> tuple[list[TextBlock], list[_Line]]:
                   and ln.size < fig.size and _change_line(ln.text)]
         if not dated and not change:
             continue
-        parts = [ln for ln in (key, *dated[:1], fig, *change[:1])]
+        parts = [key, *dated[:1], fig, *change[:1]]
         text = f"{' '.join(ln.text for ln in (key, *dated[:1]))}: {fig.text}" + (f" ({change[0].text})" if change else "")
         bbox = (min(ln.bbox[0] for ln in parts), min(ln.bbox[1] for ln in parts), max(ln.bbox[2] for ln in parts),
                 max(ln.bbox[3] for ln in parts))
@@ -689,7 +689,7 @@ def _stacked_callouts(blocks: list[TextBlock]) -> list[TextBlock]:
     return out
 
 
-_CHANGE_MARKS = ("+", "-", "\u2212", "\u25b2", "\u25b3", "\u2191", "\u2b06", "\u25bc", "\u25bd", "\u2193", "\u2b07")
+_CHANGE_MARKS = ("+", "-", "\u2212", *ARROW_UP, *ARROW_DOWN)
 
 
 def _frame_blocks(frame, box: BBox | None) -> list[TextBlock]:  # type: ignore[no-untyped-def]

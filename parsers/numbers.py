@@ -8,6 +8,8 @@ from decimal import Decimal, InvalidOperation
 import msgspec
 
 __all__ = [
+    "ARROW_DOWN",
+    "ARROW_UP",
     "Printed",
     "SCALE_WORDS",
     "parse_cell_number",
@@ -15,6 +17,9 @@ __all__ = [
     "scale_from_caption",
     "scale_name",
 ]
+
+# "▲ 12% Y/Y", "▼ 40 bps": the arrows a KPI callout prints to say which way its figure moved.
+ARROW_UP, ARROW_DOWN = "\u25b2\u25b3\u2191\u2b06", "\u25bc\u25bd\u2193\u2b07"
 
 SCALE_WORDS: dict[str, int] = {
     "thousand": 3, "thousands": 3, "k": 3, "000s": 3,

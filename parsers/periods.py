@@ -17,9 +17,12 @@ from functools import lru_cache
 
 __all__ = [
     "ACTUAL_MARK",
+    "COMPOUND_RATE",
+    "PART_TO_MONTH",
     "TRAILING",
     "FiscalYearEnd",
     "StartYearNamed",
+    "full_year",
     "fye_text",
     "span_of_label",
     "bare_part",
@@ -158,9 +161,11 @@ def label_for_span(start: date | None, end: date, fye: FiscalYearEnd | None) -> 
     return f"{start.isoformat()}..{end.isoformat()}"
 
 
-def _year(text: str) -> int:
+def full_year(text: str) -> int:
+    """"25" is 2025, "2025" is 2025."""
     y = int(text)
     return y + 2000 if y < 100 else y
+
 
 
 _FY = re.compile(r"\b(?:FY|F|fiscal(?:\s+year)?\s*)\s*'?(\d{4}|\d{2})\b", re.I)
@@ -169,7 +174,10 @@ _Q = re.compile(
     r"\s*(?:of\s+)?(?:(?:FY|F|fiscal(?:\s+year)?)\s*'?(\d{4}|\d{2})|'(\d{2})|(\d{4})|(?<=[Qq])(\d{2})\b)?",
     re.I,
 )
-_PART_TO_MONTH = re.compile(r"\b(9M|6M|3M|H1|1H)\s+(?:to|through|thru|ended|ending)\s+(" + "|".join(sorted(MONTHS, key=len, reverse=True))
+# "'22-'24 CAGR", "compound annual growth rate": a rate that compounds over several years.
+COMPOUND_RATE = re.compile(r"\bCAGR\b|\bcompound(?:ed)? annual(?: growth)?(?: rate)?\b|\bcompounded\b", re.I)
+# "9M to Jun-25", "H1 through Mar-25": a part of a year by the month it ends in.
+PART_TO_MONTH = re.compile(r"\b(9M|6M|3M|H1|1H)\s+(?:to|through|thru|ended|ending)\s+(" + "|".join(sorted(MONTHS, key=len, reverse=True))
                             + r")\.?[\s\-'\u2019]*((?:19|20)?\d{2})\b", re.I)
 # "F2Q26", "F3Q25": a fiscal quarter as desks write it, the F for fiscal before the quarter.
 _F_QUARTER = re.compile(r"\bF([1-4])Q\s?['\u2019]?(\d{4}|\d{2})\b", re.I)
@@ -219,7 +227,7 @@ def _trailing_label(rest: str, fye: FiscalYearEnd | None) -> str | None:
     rest = rest[:60]
     end = next(iter(dates_in(rest)), None)
     if end is None and (m := _MONTH_YY.search(rest)) and m.group(1).lower() in MONTHS:
-        year = _year(m.group(2))
+        year = full_year(m.group(2))
         month = MONTHS[m.group(1).lower()]
         end = (date(year + (month == 12), month % 12 + 1, 1) - timedelta(days=1))
     if end is not None:
@@ -229,6 +237,11 @@ def _trailing_label(rest: str, fye: FiscalYearEnd | None) -> str | None:
     if inner and (q := re.fullmatch(r"Q([1-4]) (FY\d{4})", inner)):
         return q.group(2) if q.group(1) == "4" else f"TTM {inner}"
     return inner if inner and inner.startswith("FY") else None
+
+
+def _months_to(end: date, months: int, fye: FiscalYearEnd | None) -> str:
+    """The label of the ``months`` ending on ``end``, in the calendar ``fye`` sets."""
+    return label_for_span(end - timedelta(days=int(months * 30.44) - 1), end, fye)
 
 
 def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
@@ -241,36 +254,36 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
     text = ACTUAL_MARK.sub(r"\1", text)  # "FY24A" is FY24, reported
     if (t := TRAILING.search(text)) and (label := _trailing_label(text[t.end():], fye)):
         return label
-    if m := _PART_TO_MONTH.search(text):
+    if m := PART_TO_MONTH.search(text):
         # "9M to Jun-25", "H1 to Jun-25": a part of a year by the month it ends in, in the company's calendar.
-        year = _year(m.group(3))
+        year = full_year(m.group(3))
         month = MONTHS[m.group(2).lower()]
         end = date(year, month, calendar.monthrange(year, month)[1])
         months = {"9M": 9, "6M": 6, "3M": 3, "H1": 6, "1H": 6}[m.group(1).upper()]
-        return label_for_span(end - timedelta(days=int(months * 30.44) - 1), end, fye)
+        return _months_to(end, months, fye)
     if "CY" in text or "cy" in text:
         # "Q2 CY25", "CY2024": a calendar year printed as such reads as the year itself.
         text = _CALENDAR_YEAR.sub(lambda y: y.group(1) if len(y.group(1)) == 4 else f"20{y.group(1)}", text)
     m = _FISCAL_Q.search(text)
     if m:
-        return f"Q{_QUARTER_WORDS[m.group(2).lower()]} FY{_year(m.group(1))}"
+        return f"Q{_QUARTER_WORDS[m.group(2).lower()]} FY{full_year(m.group(1))}"
     m = _F_QUARTER.search(text)
     if m:
-        return f"Q{m.group(1)} FY{_year(m.group(2))}"
+        return f"Q{m.group(1)} FY{full_year(m.group(2))}"
     m = _Q.search(text)
     if m:
         q = int(m.group(1) or m.group(2) or _QUARTER_WORDS[m.group(3).lower()])
         to_date = _TO_DATE.search(text[: m.start()])
         if to_date and (year := m.group(4) or m.group(5) or m.group(6) or m.group(7)) and q in (2, 3):
             # "the nine months to Q3 FY2025", "year to date through Q2": the year so far, not the quarter.
-            return f"{'H1' if q == 2 else '9M'} FY{_year(year)}"
+            return f"{'H1' if q == 2 else '9M'} FY{full_year(year)}"
         # "4Q24", as banks print quarter columns, glues a two-digit year to the quarter.
         year = m.group(4) or m.group(5) or m.group(6) or m.group(7)
         if year:
-            return f"Q{q} FY{_year(year)}"
+            return f"Q{q} FY{full_year(year)}"
     m = _HALF.search(text)
     if m:
-        year = _year(m.group(5))
+        year = full_year(m.group(5))
         if m.group(4) or (m.group(0).lower().startswith("9")):
             return f"9M FY{year}"
         half = int(m.group(1) or m.group(2) or (1 if (m.group(3) or "").lower() == "first" else 2))
@@ -289,8 +302,7 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
                 # "Twelve months ended June 30, 2025" of a calendar-year company is a trailing year.
                 return label_for_span(end - timedelta(days=364), end, fye)
             return f"FY{fiscal_year_of(end, fye)}"
-        start = end - timedelta(days=int(months * 30.44) - 1)
-        return label_for_span(start, end, fye)
+        return _months_to(end, months, fye)
     m = _AS_OF.search(text)
     if m and m.group(1).lower() in MONTHS:
         # "as of June 30, 2025": a balance at a quarter's end is that quarter's, at the year's end the year's.
@@ -305,7 +317,7 @@ def period_from_text(text: str, fye: FiscalYearEnd | None = None) -> str | None:
             return f"FY{fiscal_year_of(end, fye)}"
     m = _FY.search(text)
     years = _YEAR.findall(text)
-    year = _year(m.group(1)) if m else (int(years[0]) if len(set(years)) == 1 else None)
+    year = full_year(m.group(1)) if m else (int(years[0]) if len(set(years)) == 1 else None)
     if year is not None and _YEAR_TO_DATE.search(text):
         # "YTD FY25", "year to date 2025": the year so far, as far as the company's latest 10-Q reaches;
         # which part that is (six months, nine) the room says, when the claim is resolved.
@@ -390,7 +402,7 @@ def dates_in(text: str) -> list[date]:
                 pass
     for m in _DATE_NUM.finditer(text):
         try:
-            out.append(date(_year(m.group(3)), int(m.group(1)), int(m.group(2))))
+            out.append(date(full_year(m.group(3)), int(m.group(1)), int(m.group(2))))
         except ValueError:
             pass
     return out

@@ -19,14 +19,13 @@ from parsers.claims import prior_period, quoted
 from parsers.decks import repeated_lines, section_covers
 from parsers.model import Claim, ParsedDeck, Slide
 from parsers.metrics import by_id, find_metric
-from parsers.periods import TRAILING, period_from_text
+from parsers.periods import PART_TO_MONTH, TRAILING, period_from_text
 from parsers.quantities import is_label, label_text
 
 __all__ = ["resolve_claims"]
 
 # Words whose period only the company's own calendar places: a date, or the trailing year to one.
-_DATED = re.compile(r"\b(?:ended|ending|as of|TTM|LTM|trailing|last twelve)\b|\b(?:9M|6M|3M|H1|1H)\s+(?:to|through|thru)\b",
-                    re.I)
+_DATED = re.compile(r"\b(?:ended|ending|as of|TTM|LTM|trailing|last twelve)\b", re.I)
 _FIGURE = re.compile(r"\d")
 
 
@@ -307,7 +306,7 @@ def resolve_claims(parsed: ParsedDeck, catalogue: Catalogue) -> ParsedDeck:
         comparison = claim.comparison_period
         basis, stated = claim.basis, claim.basis_stated
         if entity is not None:
-            if claim.resolution.period_text and _DATED.search(claim.resolution.period_text) and entity.fye:
+            if (said := claim.resolution.period_text) and (_DATED.search(said) or PART_TO_MONTH.search(said)) and entity.fye:
                 # "Three months ended June 28, 2025" is Apple's Q3 but a calendar company's Q2.
                 again = period_from_text(claim.resolution.period_text, entity.fye)
                 if again and again != period:

@@ -35,7 +35,7 @@ from parsers.entities import same_entity
 from parsers.metrics import alternates, basis_from_text, by_id, label_metric
 from parsers.model import Claim, Fact, FactSource
 from parsers.numbers import Printed, parse_printed, scale_name
-from parsers.periods import MONTHS, bare_quarter, label_for_span, parse_fye, period_from_text
+from parsers.periods import COMPOUND_RATE, MONTHS, bare_quarter, label_for_span, parse_fye, period_from_text
 from parsers.quantities import growth_metric, is_label, label_text, quantity
 from parsers.question import Question, question
 from verdicts.model import Citation, Coverage, Evidence, RuleOutcome, Verdict
@@ -683,11 +683,8 @@ def _cited(run: _Run, fact: Fact, role: str) -> tuple[tuple[Fact, str], ...]:
     return ((fact, role),)
 
 
-_COMPOUND = re.compile(r"\bCAGR\b|\bcompound(?:ed)? annual\b", re.I)
-
-
 def _period(run: _Run) -> RuleOutcome:
-    if run.q.kind == "growth" and not run.claim.compounded_years and _COMPOUND.search(f"{run.claim.column} {run.claim.text}"):
+    if run.q.kind == "growth" and not run.claim.compounded_years and COMPOUND_RATE.search(f"{run.claim.column} {run.claim.text}"):
         return _decide(run, "period", "no-evidence",
                        "The claim is a compound annual growth rate over years the deck does not state, so there "
                        "is no pair of years to compound between.")
