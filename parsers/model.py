@@ -116,7 +116,7 @@ class Passage(msgspec.Struct, frozen=True):
     page: int | None = None
 
 
-class FactSource(msgspec.Struct):
+class FactSource(msgspec.Struct, gc=False):
     kind: Literal["ixbrl", "table", "text"]
     table: str | None = None
     row: int | None = None
@@ -130,7 +130,11 @@ class FactSource(msgspec.Struct):
     """For a person: "CONSOLIDATED STATEMENTS OF OPERATIONS; row 'Total net sales'; column '2024'"."""
 
 
-class Fact(msgspec.Struct):
+class Fact(msgspec.Struct, gc=False):
+    """One figure a filing prints. Untracked by the garbage collector (it holds only strings, numbers,
+    dates and a string map, so it can sit in no reference cycle): the verifier keeps tens of thousands
+    of them decoded between runs, and a tracked one would be traversed by every full collection."""
+
     entity: str
     metric: str
     """A registry id (``revenue``) or ``label:<normalised row label>`` for quantities outside it."""

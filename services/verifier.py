@@ -9,7 +9,7 @@ import json
 import logging
 import re
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from decimal import Decimal
 from typing import Any
@@ -40,6 +40,44 @@ _json = msgspec.json.Encoder(decimal_format="string")
 _source_decoder = msgspec.json.Decoder(FactSource)
 _dims_decoder = msgspec.json.Decoder(dict[str, str])
 _LABEL_WORD = re.compile(r"[a-z][a-z0-9&]{3,}")
+
+
+class DecodedFacts:
+    """Facts already read out of the database, by row id, for every later run to reuse.
+
+    A stored fact row never changes: a document's new version is new rows, a crashed parse's rows
+    are deleted before they are written again (new ids), and retiring a version only flips the
+    ``superseded`` flag the id queries filter on. So a run asks the room which ids it needs, in
+    order, and decodes only those no run has decoded before; the rules never mutate a fact (they
+    derive copies). Decoding a row costs more than the rules' use of it, and a warm run against a
+    large room would otherwise decode the same rows again on every deck. Least recently used rows
+    go first once ``limit`` is reached."""
+
+    def __init__(self, limit: int = 200_000) -> None:
+        self._limit = limit
+        self._facts: OrderedDict[int, Fact] = OrderedDict()
+
+    async def read(self, conn: asyncpg.Connection, room: str, ids: Sequence[int]) -> list[Fact]:
+        """The facts of ``ids`` in that order, fetching and decoding only the rows not held."""
+        held = self._facts
+        if missing := [i for i in ids if i not in held]:
+            for r in await conn.fetch(query("facts_by_id"), room, missing):
+                held[r["id"]] = _fact_of(r)
+        out: list[Fact] = []
+        for i in ids:
+            held.move_to_end(i)
+            out.append(held[i])
+        while len(held) > self._limit:
+            held.popitem(last=False)
+        return out
+
+
+def _fact_of(r: asyncpg.Record) -> Fact:
+    return Fact(entity=r["entity"], metric=r["metric"], label=r["label"], basis=r["basis"], period=r["period"],
+                period_start=r["period_start"], period_end=r["period_end"], value=Decimal(r["value"]),
+                unit=r["unit"], scale=r["scale"], currency=r["currency"], as_printed=r["as_printed"],
+                source=_source_decoder.decode(r["source"]), document=r["document"], document_id=r["document_id"],
+                dimensions=_dims_decoder.decode(r["dimensions"]))
 
 
 class RoomFacts:
@@ -118,6 +156,7 @@ class Verifier:
         self._index = index
         self._parsers = parsers
         self._llm = llm
+        self._decoded = DecodedFacts()
 
     async def start_run(self, room: str, deck_path: str, *, trigger: str, deck_document_id: int | None = None,
                         cause_document_id: int | None = None) -> int:
@@ -280,22 +319,17 @@ class Verifier:
         exact = sorted(m for m in wanted if not is_label(m))
         patterns = sorted({label_id(f"%{w}%") for m in wanted if is_label(m) for w in _LABEL_WORD.findall(label_text(m))})
         keys = [entity_key(c.entity) for c in claims]
-        async with self._pool.acquire() as conn:
+        # One snapshot for the ids and the rows they name, so a version retired in between is
+        # read whole or not at all.
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             if keys and all(keys):
                 # Every claim names its company and the rules read that company's facts alone
                 # (see _facts_for): fetch only those companies' rows.
-                rows = await conn.fetch(query("facts_for_entities"), room, exact, patterns,
-                                        sorted({k.split()[0] for k in keys}))
+                ids = [r[0] for r in await conn.fetch(query("fact_ids_for_entities"), room, exact, patterns,
+                                                       sorted({k.split()[0] for k in keys}))]
             else:
-                rows = await conn.fetch(query("facts_for_metrics"), room, exact, patterns)
-        return RoomFacts([
-            Fact(entity=r["entity"], metric=r["metric"], label=r["label"], basis=r["basis"], period=r["period"],
-                 period_start=r["period_start"], period_end=r["period_end"], value=Decimal(r["value"]),
-                 unit=r["unit"], scale=r["scale"], currency=r["currency"], as_printed=r["as_printed"],
-                 source=_source_decoder.decode(r["source"]), document=r["document"], document_id=r["document_id"],
-                 dimensions=_dims_decoder.decode(r["dimensions"]))
-            for r in rows
-        ])
+                ids = [r[0] for r in await conn.fetch(query("fact_ids_for_metrics"), room, exact, patterns)]
+            return RoomFacts(await self._decoded.read(conn, room, ids))
 
     @staticmethod
     def _facts_for(claim: Claim, facts: RoomFacts) -> list[Fact]:

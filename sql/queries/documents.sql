@@ -66,21 +66,18 @@ SELECT id, path, kind, format, entity, form, status, error_reason, error_detail,
        parsed_at, created_at
 FROM document WHERE room = $1 AND superseded_by IS NULL ORDER BY path;
 
--- name: facts_for_metrics
+-- name: fact_ids_for_metrics
 -- The room's current facts of the metrics in $2 and the label metrics matching $3, in the room's
--- order; planned as facts_for_entities is (see there).
+-- order; planned as fact_ids_for_entities is (see there).
 WITH f AS MATERIALIZED (
-    SELECT * FROM fact WHERE room = $1 AND NOT superseded AND metric = ANY($2::text[])
+    SELECT id, document_id FROM fact WHERE room = $1 AND NOT superseded AND metric = ANY($2::text[])
     UNION ALL
-    SELECT * FROM fact
+    SELECT id, document_id FROM fact
     WHERE room = $1 AND NOT superseded AND metric LIKE 'label:%' AND metric LIKE ANY($3::text[])
       AND metric <> ALL($2::text[])
 )
-SELECT f.id, f.document_id, (SELECT d.path FROM document d WHERE d.id = f.document_id) AS document, f.entity,
-       f.metric, f.label, f.basis, f.period, f.period_start, f.period_end, f.value, f.unit, f.scale, f.currency,
-       f.as_printed, f.source::text AS source, f.dimensions::text AS dimensions
-FROM f
-ORDER BY document, f.id;
+SELECT f.id FROM f
+ORDER BY (SELECT d.path FROM document d WHERE d.id = f.document_id), f.id;
 
 -- name: document_table
 SELECT t.grid::text AS grid, t.title, t.scale, t.scale_source, t.page, t.section, d.path, d.room
