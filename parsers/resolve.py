@@ -185,7 +185,13 @@ def _entity_for(claim: Claim, slide: Slide | None, places: _DeckPlaces, catalogu
             return e, f"the deck's {where}"
     looked.append("the cover and running footers")
     if len(catalogue.entities) == 1:
-        return catalogue.entities[0], "the room holds one company"
+        only = catalogue.entities[0]
+        if claim.entity and not catalogue.named_in(claim.entity):
+            # "Acme Corporation Investor Day" over a room of Globex filings: the room's one company
+            # is someone else's, and its figures would "support" Acme's.
+            return None, (f"the deck names {claim.entity!r}, and the room's one company, {only.name}, "
+                          f"is not it")
+        return only, "the room holds one company"
     return None, "looked in " + ", ".join(looked) + " for " + catalogue.searched()
 
 

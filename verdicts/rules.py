@@ -407,8 +407,9 @@ class _Run:
 
 def _scope(run: _Run) -> RuleOutcome:
     claim, coverage = run.claim, run.evidence.coverage
-    entities = {c.entity for c in coverage if c.entity}
-    run.entity = claim.entity or (next(iter(entities)) if len(entities) == 1 else "")
+    # The company is resolution's to decide (parsers.resolve), which already takes a one-company
+    # room's company for a deck that names none; a claim it left without one names another company.
+    run.entity = claim.entity or ""
     run.period = _norm_period(claim.period)
     if not run.entity:
         looked = f" ({claim.resolution.entity})" if claim.resolution.entity else ""
