@@ -1327,7 +1327,9 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             if _AGGREGATE_HEAD.search(head):
                 discards.append(Discard(page=slide.page, text=f"{head}: {cell}", why="the author's own figure across the table"))
                 continue
-            if guidance or future or _PROJECTION.search(label) or _ESTIMATE_HEAD.search(head):
+            if guidance or future or _PROJECTION.search(label) or _ESTIMATE_HEAD.search(head) \
+                    or (_ESTIMATE_HEAD.search(label) and _period(label)):
+                # A period row marked E ("2025E", "Fiscal 2026E") in a table of periods as rows.
                 discards.append(Discard(page=slide.page, text=f"{label}: {cell}", why="projection or guidance"))
                 continue
             figs = _figures(cell)
@@ -1355,7 +1357,14 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
             scale = None
             unit = None
             reg = by_id(subject.metric) if subject.metric else None
-            row_scale = _TABLE_SCALE.search(label)
+            if reg is not None and reg.unit == "percent" and reg.ratio_of and table_scale is not None \
+                    and p.unit == "count" and p.scale == 0 and (abs(p.value) >= 100 or "," in cell):
+                # "Gross margin | 43,718" in a table in millions (Apple's and Best Buy's statements): a
+                # margin printed in dollars is the profit itself, not its ratio to revenue.
+                subject = _Subject(metric=reg.ratio_of[0], label=subject.label, segment=subject.segment)
+                reg = by_id(subject.metric)
+            # "Total revenues (US$ bn)" heads a column of a table whose rows are periods or companies.
+            row_scale = _TABLE_SCALE.search(label) or (_TABLE_SCALE.search(head) if by_column else None)
             if p.decimals == 2 and p.scale == 0 and p.unit in ("count", "USD") and not _PER_SHARE.search(label) \
                     and any(k < r for k in per_share_rows) and any(k > r for k in per_share_rows):
                 # A reconciliation's steps between "GAAP net loss per share" and "Non-GAAP EPS" ("Stock-based
@@ -1451,11 +1460,20 @@ def _dated_span(head: str, slide: Slide) -> str | None:
 
 def _spans_the_next_row(top: list[str], below: list[str]) -> bool:
     """Whether a table's first row only spans the columns of the header row under it: a few cells, a blank
-    under each span's continuation, no figures in either."""
+    under each span's continuation, no figures in either (a year is a header, not a figure), and a
+    period in the spans or in a span read with the name under it ("Q3" over "FY25 | FY24", "Three months
+    ended June 30" over "2025 | 2024", "Fiscal year" over "2024 | 2023")."""
     filled = [c for c in top[1:] if c.strip()]
     names = [c for c in below[1:] if c.strip()]
-    return 0 < len(filled) < len(top) - 1 and len(names) >= 2 and len(top) == len(below) \
-        and not any(is_figure_cell(c) for c in [*filled, *names]) and any(_period(c) for c in filled)
+    if not (0 < len(filled) < len(top) - 1 and len(names) >= 2 and len(top) == len(below)) \
+            or any(is_figure_cell(c) and not _period(c) for c in [*filled, *names]):
+        return False
+    spread, last = [], ""
+    for cell in top[1:]:
+        last = cell.strip() or last
+        spread.append(last)
+    return any(_period(c) for c in filled) or any(
+        span and name.strip() and _period(f"{span} {name}") for span, name in zip(spread, below[1:]))
 
 
 def _column_quantity(metric_heads: list[str | None], c: int, head: str) -> str | None:

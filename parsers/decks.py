@@ -382,8 +382,8 @@ def _rows(lines: list[_Line]) -> list[list[_Line]]:
 
 
 _BARE_YEAR = re.compile(r"^(?:19|20)\d{2}$")
-# A cell a table prints for a figure it does not give: "n.m." (not meaningful), "n/a", a dash.
-_NOT_MEANINGFUL = re.compile(r"(?:n\.?m\.?|n/m|n/?a|nmf|[-\u2013\u2014*])$", re.I)
+# A cell a table prints for a figure it does not give: "n.m." (not meaningful), "n/a", "n.a.", "n.r.", a dash.
+_NOT_MEANINGFUL = re.compile(r"(?:n\.?\s?[amr]\.?|n/[amr]|na|nmf|[-\u2013\u2014*])$", re.I)
 
 
 def _period_cell(text: str) -> bool:
@@ -403,7 +403,8 @@ def _take_table(lines: list[_Line]) -> tuple[list[list[str]], list[list[BBox | N
     """
     rows = _rows(lines)
     # A bare year beside words is a wrapped caption's end ("quarter of" / "2025"), not a row's figure.
-    is_data = [len(r) >= 2 and not is_figure_cell(r[0].text)
+    # A row may be labelled by its year ("2022 | 514.0 | 9.4%"): periods as rows, metrics as columns.
+    is_data = [len(r) >= 2 and (not is_figure_cell(r[0].text) or bool(_BARE_YEAR.match(r[0].text.strip())))
                and any(is_figure_cell(x.text) and not _BARE_YEAR.match(x.text.strip()) for x in r[1:])
                and all(is_figure_cell(x.text) or _NOT_MEANINGFUL.match(x.text.strip()) or _period_cell(x.text)
                        for x in r[1:]) for r in rows]
@@ -659,34 +660,54 @@ def _native_chart(chart) -> list[list[str]] | None:  # type: ignore[no-untyped-d
 
 def _stacked_callouts(blocks: list[TextBlock]) -> list[TextBlock]:
     """A KPI callout drawn as stacked text boxes (a big figure, a change line "▲ 12% Y/Y", a caption
-    "Net revenue") is one block, as when one box holds all three."""
+    "Net revenue") is one block, as when one box holds all three. The caption may sit above the figure
+    instead ("Net sales in fiscal 2024" over "$391bn"), as infographics print it."""
     out: list[TextBlock] = []
     i = 0
     while i < len(blocks):
-        head = blocks[i]
+        head, above = blocks[i], None
+        if i + 1 < len(blocks) and _caption_over(head, blocks[i + 1]):
+            above, head = head, blocks[i + 1]
         group = [head]
+        start = i + (2 if above else 1)
         if head.bbox and head.size and is_figure_cell(head.text):
-            for nxt in blocks[i + 1:i + 3]:
+            for nxt in blocks[start:start + 2]:
                 last = group[-1]
-                if not (nxt.bbox and last.bbox and nxt.size and nxt.size < head.size and len(nxt.text.split()) <= 8):
-                    break
-                overlap = min(last.bbox[2], nxt.bbox[2]) - max(last.bbox[0], nxt.bbox[0])
-                gap = nxt.bbox[1] - last.bbox[3]
-                if overlap < 0.7 * min(last.bbox[2] - last.bbox[0], nxt.bbox[2] - nxt.bbox[0]) or not -2 <= gap <= head.size:
+                if not (nxt.bbox and last.bbox and nxt.size and nxt.size < head.size and len(nxt.text.split()) <= 8
+                        and _stacked(last, nxt, head.size)):
                     break
                 group.append(nxt)
-        if len(group) > 1:
+        if len(group) > 1 or above:
             # Read as the caption names it, the change in parentheses after its figure: "Operating margin
             # 55.3% (▼ 40 bps)", so the arrow moves the change, not the level.
             changes = [b.text for b in group[1:] if any(ch.isdigit() for ch in b.text)]
-            captions = [b.text for b in group[1:] if not any(ch.isdigit() for ch in b.text)]
+            captions = [*([above.text] if above else []), *(b.text for b in group[1:] if not any(ch.isdigit() for ch in b.text))]
             text = " ".join([*captions, head.text]) + (f" ({'; '.join(changes)})" if changes else "")
-            bbox = (min(b.bbox[0] for b in group), group[0].bbox[1], max(b.bbox[2] for b in group), group[-1].bbox[3])
+            parts = [*([above] if above else []), *group]
+            bbox = (min(b.bbox[0] for b in parts), parts[0].bbox[1], max(b.bbox[2] for b in parts), parts[-1].bbox[3])
             out.append(TextBlock(text=text, bbox=bbox, size=head.size))
         else:
             out.append(head)
-        i += len(group)
+        i = start + len(group) - 1
     return out
+
+
+def _stacked(upper: TextBlock, lower: TextBlock, size: float) -> bool:
+    """Whether ``lower`` sits right under ``upper``, the two about as wide and mostly overlapping (a
+    caption spanning a whole table's width under its last cell is no callout's)."""
+    assert upper.bbox and lower.bbox
+    wu, wl = upper.bbox[2] - upper.bbox[0], lower.bbox[2] - lower.bbox[0]
+    overlap = min(upper.bbox[2], lower.bbox[2]) - max(upper.bbox[0], lower.bbox[0])
+    gap = lower.bbox[1] - upper.bbox[3]
+    return overlap >= 0.7 * min(wu, wl) and max(wu, wl) <= 3 * min(wu, wl) and -2 <= gap <= size
+
+
+def _caption_over(caption: TextBlock, figure: TextBlock) -> bool:
+    """A short caption in small type right above a big figure: "Net sales in fiscal 2024" over "$391bn"."""
+    return bool(caption.bbox and figure.bbox and caption.size and figure.size) \
+        and figure.size >= 1.3 * caption.size and is_figure_cell(figure.text) and not is_figure_cell(caption.text) \
+        and len(caption.text.split()) <= 8 and not any(is_figure_cell(w) and not _BARE_YEAR.match(w) for w in caption.text.split()) \
+        and _stacked(caption, figure, caption.size)
 
 
 _CHANGE_MARKS = ("+", "-", "\u2212", *ARROW_UP, *ARROW_DOWN)

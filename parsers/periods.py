@@ -192,13 +192,15 @@ _HALF = re.compile(
 # "its fiscal 2024 fourth quarter": the year comes before the quarter.
 _FISCAL_Q = re.compile(r"\bfiscal\s+(?:year\s+)?'?(\d{4}|\d{2})\s+(first|second|third|fourth)\s+quarter\b", re.I)
 _ENDED = re.compile(
-    r"(three|six|nine|twelve|3|6|9|12|13|26|39|52|53)?[\s-]*(?:months?|years?|(weeks?)|(quarters?))?\s*"
+    r"(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|3|6|9|12|13|26|39|52|53)?"
+    r"[\s-]*(?:months?|years?|(weeks?)|(quarters?))?\s*"
     # "the 39-week fiscal period ended November 2, 2024", "the 13-week fiscal quarter ended ...".
     r"(?:fiscal\s+)?(?:(quarter)|period|year)?\s*(?:ended|ending)\s+"
     r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})",
     re.I,
 )
-_WEEKS_MONTHS = {"13": 3, "26": 6, "39": 9, "52": 12, "53": 12}
+_WEEKS_MONTHS = {"13": 3, "26": 6, "39": 9, "52": 12, "53": 12,
+                 "thirteen": 3, "twenty-six": 6, "thirty-nine": 9, "fifty-two": 12, "fifty-three": 12}
 _AS_OF = re.compile(r"\b(?:as\s+(?:of|at)|at)\s+([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b", re.I)
 _ENDING = re.compile(r"end(?:ed|ing)", re.I)
 _YEAR = re.compile(r"(?<![\d$.,])(20\d{2}|19\d{2})(?!\d|[.,]\d|%)")  # "In 2024, we..." is a year
