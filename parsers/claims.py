@@ -12,7 +12,7 @@ import re
 
 import msgspec
 
-from parsers.decks import is_figure_cell, repeated_lines, section_covers
+from parsers.decks import is_figure_cell, is_period_cell, repeated_lines, section_covers
 from parsers.metrics import (
     basis_from_text,
     by_id,
@@ -1238,6 +1238,11 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
         merged = [" ".join(f"{grid[0][0]} {grid[1][0]}".split())] + \
             [" ".join(f"{span} {name}".split()) for span, name in zip(spread[1:], grid[1][1:])]
         grid, boxes = [merged, *grid[2:]], [boxes[1] if len(boxes) > 1 else [], *boxes[2:]]
+    if (lead := _label_columns(grid)) > 1:
+        # "AAPL | Services rev (F3Q25) | $27.24bn": the row's name runs over its first columns, the
+        # company in one and the quantity in the next.
+        grid = [[" ".join(" ".join(row[:lead]).split()), *row[lead:]] for row in grid]
+        boxes = [[brow[0] if brow else None, *brow[lead:]] for brow in boxes]
     header = [_norm(h) for h in grid[0]]
     corner = header[0] if header else ""
     # "$ in millions" may head the table, title the slide or stand alone above the table.
@@ -1456,6 +1461,18 @@ def _dated_span(head: str, slide: Slide) -> str | None:
         return None
     year = m.group(2) if len(m.group(2)) == 4 else f"20{m.group(2)}"
     return f"{m.group(1)} months ended {ended.group(1)} {ended.group(2)}, {year}"
+
+
+def _label_columns(grid: list[list[str]]) -> int:
+    """How many leading columns name each row: the first, and after it every column that prints words in
+    every row, neither a figure nor only a period ("Ticker | Metric | Print": two)."""
+    lead = 1
+    width = min(len(row) for row in grid)
+    while lead < width - 1 and not _period(grid[0][lead]) and all(
+            any(ch.isalpha() for ch in row[lead]) and not is_figure_cell(row[lead]) and not is_period_cell(row[lead])
+            for row in grid[1:]):
+        lead += 1
+    return lead
 
 
 def _spans_the_next_row(top: list[str], below: list[str]) -> bool:

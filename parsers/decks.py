@@ -15,7 +15,7 @@ from parsers.model import BBox, Deck, ParseFailure, Slide, TextBlock
 from parsers.numbers import ARROW_DOWN, ARROW_UP, parse_printed
 from parsers.periods import MONTHS, period_from_text
 
-__all__ = ["MAX_BYTES", "is_figure_cell", "load_deck", "repeated_lines"]
+__all__ = ["MAX_BYTES", "is_figure_cell", "is_period_cell", "load_deck", "repeated_lines"]
 
 MAX_BYTES = 200 * 1024 * 1024
 
@@ -386,7 +386,7 @@ _BARE_YEAR = re.compile(r"^(?:19|20)\d{2}$")
 _NOT_MEANINGFUL = re.compile(r"(?:n\.?\s?[amr]\.?|n/[amr]|na|nmf|[-\u2013\u2014*])$", re.I)
 
 
-def _period_cell(text: str) -> bool:
+def is_period_cell(text: str) -> bool:
     """A cell that prints only a period ("9M to Jun-25", "F2Q26"): a row of companies in their own calendars."""
     words = re.findall(r"[A-Za-z]{2,}", text)
     return len(text.split()) <= 4 and all(w.lower() in _PERIOD_WORDS for w in words) and period_from_text(text) is not None
@@ -406,7 +406,7 @@ def _take_table(lines: list[_Line]) -> tuple[list[list[str]], list[list[BBox | N
     # A row may be labelled by its year ("2022 | 514.0 | 9.4%"): periods as rows, metrics as columns.
     is_data = [len(r) >= 2 and (not is_figure_cell(r[0].text) or bool(_BARE_YEAR.match(r[0].text.strip())))
                and any(is_figure_cell(x.text) and not _BARE_YEAR.match(x.text.strip()) for x in r[1:])
-               and all(is_figure_cell(x.text) or _NOT_MEANINGFUL.match(x.text.strip()) or _period_cell(x.text)
+               and all(is_figure_cell(x.text) or _NOT_MEANINGFUL.match(x.text.strip()) or is_period_cell(x.text)
                        for x in r[1:]) for r in rows]
     # A table's rows sit at a steady pitch; a footer and page number far below are not one more row.
     for k in range(1, len(rows)):

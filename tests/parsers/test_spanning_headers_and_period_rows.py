@@ -150,3 +150,29 @@ def test_a_caption_printed_above_its_figure_names_it(tiles, metrics) -> None:
     claims = extract_claims(_infographic(tiles)).claims
     assert [c.metric for c in claims] == metrics
     assert [c.printed for c in claims] == [t[1] for t in tiles]
+
+
+@pytest.mark.parametrize("fmt", ["md", "pptx"])
+def test_a_row_named_over_two_columns_takes_its_company_and_quantity_from_both(fmt) -> None:
+    rows = [["Ticker", "Metric", "Print", "Y/Y"], ["AMZN", "Net sales (FY24)", "$638.0bn", "+11%"],
+            ["META", "FCF (FY24)", "$52.1bn", "+21%"], ["INTC", "Gross margin (1Q23)", "34.2%", "-16.2pp"]]
+    if fmt == "pptx":
+        deck = _pptx_table("Numbers that matter", rows, [])
+    else:
+        text = "# Numbers that matter\n\n" + "\n".join(
+            "| " + " | ".join(r) + " |" + ("\n|---|---|---|---|" if i == 0 else "") for i, r in enumerate(rows)) + "\n"
+        loaded = load_deck(text.encode(), "deck.md")
+        assert isinstance(loaded, Deck)
+        deck = loaded
+    claims = extract_claims(deck).claims
+    assert [(c.metric, c.kind, c.period) for c in claims] == [
+        ("revenue", "value", "FY2024"), ("revenue", "growth", "FY2024"),
+        ("free_cash_flow", "value", "FY2024"), ("free_cash_flow", "growth", "FY2024"),
+        ("gross_margin", "margin", "Q1 FY2023"), ("gross_margin", "growth", "Q1 FY2023")]
+    assert all(c.row.split()[0] in ("AMZN", "META", "INTC") for c in claims), "the ticker stays in the row's name"
+
+
+def test_a_column_of_periods_beside_the_names_is_not_part_of_the_name() -> None:
+    rows = [["Ticker", "Qtr", "Rev ($bn)"], ["NVDA", "F2Q26", "46.7"], ["AAPL", "F3Q25", "94.0"]]
+    claims = extract_claims(_pptx_table("Roll-up", rows, [])).claims
+    assert [c.row for c in claims] == ["NVDA", "AAPL"]
