@@ -1231,12 +1231,8 @@ def _table_claims(grid: list[list[str]], boxes: list[list[BBox | None]], slide: 
     if len(grid) >= 3 and _spans_the_next_row(grid[0], grid[1]):
         # "| | Fiscal 2022 | | |" over "| Company | OCF | Net margin | Diluted EPS |": a spanning header row
         # dates the names under it.
-        spread, last = [], ""
-        for cell in grid[0]:
-            last = cell.strip() or last
-            spread.append(last)
         merged = [" ".join(f"{grid[0][0]} {grid[1][0]}".split())] + \
-            [" ".join(f"{span} {name}".split()) for span, name in zip(spread[1:], grid[1][1:])]
+            [" ".join(f"{span} {name}".split()) for span, name in zip(_filled_forward(grid[0][1:]), grid[1][1:])]
         grid, boxes = [merged, *grid[2:]], [boxes[1] if len(boxes) > 1 else [], *boxes[2:]]
     if (lead := _label_columns(grid)) > 1:
         # "AAPL | Services rev (F3Q25) | $27.24bn": the row's name runs over its first columns, the
@@ -1485,12 +1481,17 @@ def _spans_the_next_row(top: list[str], below: list[str]) -> bool:
     if not (0 < len(filled) < len(top) - 1 and len(names) >= 2 and len(top) == len(below)) \
             or any(is_figure_cell(c) and not _period(c) for c in [*filled, *names]):
         return False
-    spread, last = [], ""
-    for cell in top[1:]:
-        last = cell.strip() or last
-        spread.append(last)
     return any(_period(c) for c in filled) or any(
-        span and name.strip() and _period(f"{span} {name}") for span, name in zip(spread, below[1:]))
+        span and name.strip() and _period(f"{span} {name}") for span, name in zip(_filled_forward(top[1:]), below[1:]))
+
+
+def _filled_forward(cells: list[str]) -> list[str]:
+    """Each cell, or when blank the last one before it that printed something: a span over its columns."""
+    out, last = [], ""
+    for cell in cells:
+        last = cell.strip() or last
+        out.append(last)
+    return out
 
 
 def _column_quantity(metric_heads: list[str | None], c: int, head: str) -> str | None:

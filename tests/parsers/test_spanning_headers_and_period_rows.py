@@ -37,6 +37,15 @@ def _pptx_table(title: str, rows: list[list[str]], merges: list[tuple[int, int, 
     return deck
 
 
+def _md_table(title: str, rows: list[list[str]]) -> Deck:
+    """One Markdown slide holding ``rows`` as a pipe table under its header row."""
+    lines = ["| " + " | ".join(r) + " |" for r in rows]
+    lines.insert(1, "|" + "---|" * len(rows[0]))
+    deck = load_deck((f"# {title}\n\n" + "\n".join(lines) + "\n").encode(), "deck.md")
+    assert isinstance(deck, Deck)
+    return deck
+
+
 def _by_row(claims: list[Claim], row: str) -> list[Claim]:
     return [c for c in claims if c.row == row]
 
@@ -69,11 +78,7 @@ def test_a_margin_printed_in_dollars_in_a_table_of_millions_is_the_profit(fmt, l
     if fmt == "pptx":
         deck = _pptx_table("Apple Inc. results", rows, [])
     else:
-        text = "# Best Buy Co., Inc. results\n\n" + "\n".join(
-            "| " + " | ".join(r) + " |" + ("\n|---|---|---|" if i == 0 else "") for i, r in enumerate(rows)) + "\n"
-        loaded = load_deck(text.encode(), "deck.md")
-        assert isinstance(loaded, Deck)
-        deck = loaded
+        deck = _md_table("Best Buy Co., Inc. results", rows)
     claims = extract_claims(deck).claims
     dollars = _by_row(claims, label)
     assert [(c.metric, c.unit, c.scale) for c in dollars] == [("gross_profit", "USD", 6)] * 2
@@ -159,11 +164,7 @@ def test_a_row_named_over_two_columns_takes_its_company_and_quantity_from_both(f
     if fmt == "pptx":
         deck = _pptx_table("Numbers that matter", rows, [])
     else:
-        text = "# Numbers that matter\n\n" + "\n".join(
-            "| " + " | ".join(r) + " |" + ("\n|---|---|---|---|" if i == 0 else "") for i, r in enumerate(rows)) + "\n"
-        loaded = load_deck(text.encode(), "deck.md")
-        assert isinstance(loaded, Deck)
-        deck = loaded
+        deck = _md_table("Numbers that matter", rows)
     claims = extract_claims(deck).claims
     assert [(c.metric, c.kind, c.period) for c in claims] == [
         ("revenue", "value", "FY2024"), ("revenue", "growth", "FY2024"),
